@@ -44,3 +44,36 @@ func (p *PartitionSpec) IsUnpartitioned() bool {
 	}
 	return true
 }
+
+// SortDirection is asc or desc.
+type SortDirection string
+
+const (
+	SortAsc  SortDirection = "asc"
+	SortDesc SortDirection = "desc"
+)
+
+// NullOrder is nulls-first or nulls-last.
+type NullOrder string
+
+const (
+	NullsFirst NullOrder = "nulls-first"
+	NullsLast  NullOrder = "nulls-last"
+)
+
+// SortField is one field of a sort order.
+type SortField struct {
+	SourceID  int
+	Transform Transform
+	Direction SortDirection
+	NullOrder NullOrder
+}
+
+// SortOrder is an immutable sort order; order id 0 is "unsorted".
+type SortOrder struct {
+	OrderID int
+	Fields  []SortField
+}
+
+// UnsortedOrder is sort order 0 with no fields.
+var UnsortedOrder = &SortOrder{OrderID: 0}
