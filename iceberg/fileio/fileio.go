@@ -1,0 +1,53 @@
+// Package fileio is the storage interface of icesql: every data, delete,
+// manifest and metadata file is read and written through a FileIO, and
+// addressed by a URI (file:///abs/path) as it appears in table metadata.
+package fileio
+
+import (
+	"context"
+	"io"
+	"iter"
+	"time"
+)
+
+// FileIO opens, creates, lists and removes files by location.
+type FileIO interface {
+	// Open opens an existing file for random access.
+	Open(ctx context.Context, location string) (InputFile, error)
+	// Create creates a new file exclusively: it fails with ErrExists if the
+	// file is already there, so two writers can never overwrite each other.
+	// The file is durable (fsynced, with its directory) once Close returns
+	// nil; Abort removes it.
+	Create(ctx context.Context, location string) (OutputFile, error)
+	// Remove deletes a file; removing a missing file is not an error.
+	Remove(ctx context.Context, location string) error
+	// List yields the files below a location prefix (a directory), lazily.
+	List(ctx context.Context, prefix string) iter.Seq2[FileInfo, error]
+}
+
+// InputFile is an open file for reading.
+type InputFile interface {
+	io.ReaderAt
+	io.Reader
+	io.Closer
+	Size() int64
+	Location() string
+}
+
+// OutputFile is a file being written. Close flushes and makes it durable;
+// Abort closes and deletes it (used when a write fails half way).
+type OutputFile interface {
+	io.Writer
+	Close() error
+	Abort() error
+	Location() string
+	// Written is the number of bytes written so far.
+	Written() int64
+}
+
+// FileInfo describes a listed file.
+type FileInfo struct {
+	Location string
+	Size     int64
+	ModTime  time.Time
+}

@@ -1,0 +1,240 @@
+package fileio
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"iter"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// Local is a FileIO on the local file system. Locations are file:// URIs
+// or plain absolute paths.
+type Local struct {
+	// NoSync skips fsync on Close. Only for tests and benchmarks that say
+	// so; a commit may reference a file only once it is durable.
+	NoSync bool
+}
+
+var _ FileIO = (*Local)(nil)
+
+// LocalPath converts a file:// URI (or a plain path) into an OS path.
+func LocalPath(location string) (string, error) {
+	if strings.HasPrefix(location, "file:") {
+		u, err := url.Parse(location)
+		if err != nil {
+			return "", &PathError{Op: "parse", Location: location, Err: err}
+		}
+		if u.Host != "" && u.Host != "localhost" {
+			return "", &PathError{Op: "parse", Location: location, Err: ErrBadLocation}
+		}
+		if u.Path == "" {
+			return "", &PathError{Op: "parse", Location: location, Err: ErrBadLocation}
+		}
+		return filepath.FromSlash(u.Path), nil
+	}
+	if strings.Contains(location, "://") {
+		return "", &PathError{Op: "parse", Location: location, Err: ErrBadLocation}
+	}
+	return location, nil
+}
+
+// LocalURI converts an OS path into an absolute file:// URI.
+func LocalURI(path string) (string, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return "", err
+	}
+	u := url.URL{Scheme: "file", Path: filepath.ToSlash(abs)}
+	return u.String(), nil
+}
+
+func (l *Local) Open(_ context.Context, location string) (InputFile, error) {
+	p, err := LocalPath(location)
+	if err != nil {
+		return nil, err
+	}
+	f, err := os.Open(p)
+	if err != nil {
+		return nil, wrapOS("open", location, err)
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, wrapOS("stat", location, err)
+	}
+	if st.IsDir() {
+		f.Close()
+		return nil, &PathError{Op: "open", Location: location, Err: errors.New("is a directory")}
+	}
+	return &localInput{File: f, size: st.Size(), loc: location}, nil
+}
+
+func (l *Local) Create(_ context.Context, location string) (OutputFile, error) {
+	p, err := LocalPath(location)
+	if err != nil {
+		return nil, err
+	}
+	dir := filepath.Dir(p)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, wrapOS("mkdir", location, err)
+	}
+	f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return nil, wrapOS("create", location, err)
+	}
+	return &localOutput{f: f, w: bufio.NewWriterSize(f, 256<<10), loc: location, path: p, sync: !l.NoSync}, nil
+}
+
+func (l *Local) Remove(_ context.Context, location string) error {
+	p, err := LocalPath(location)
+	if err != nil {
+		return err
+	}
+	if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return wrapOS("remove", location, err)
+	}
+	return nil
+}
+
+func (l *Local) List(ctx context.Context, prefix string) iter.Seq2[FileInfo, error] {
+	return func(yield func(FileInfo, error) bool) {
+		root, err := LocalPath(prefix)
+		if err != nil {
+			yield(FileInfo{}, err)
+			return
+		}
+		uriPrefix := strings.HasPrefix(prefix, "file:")
+		errStop := errors.New("stop")
+		err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				if errors.Is(err, fs.ErrNotExist) && p == root {
+					return fs.SkipAll
+				}
+				return err
+			}
+			if cerr := ctx.Err(); cerr != nil {
+				return cerr
+			}
+			if d.IsDir() {
+				return nil
+			}
+			info, err := d.Info()
+			if err != nil {
+				if errors.Is(err, fs.ErrNotExist) {
+					return nil // removed while listing
+				}
+				return err
+			}
+			loc := p
+			if uriPrefix {
+				if loc, err = LocalURI(p); err != nil {
+					return err
+				}
+			}
+			if !yield(FileInfo{Location: loc, Size: info.Size(), ModTime: info.ModTime()}, nil) {
+				return errStop
+			}
+			return nil
+		})
+		if err != nil && !errors.Is(err, errStop) {
+			yield(FileInfo{}, wrapOS("list", prefix, err))
+		}
+	}
+}
+
+func wrapOS(op, location string, err error) error {
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return &PathError{Op: op, Location: location, Err: ErrNotFound}
+	case errors.Is(err, fs.ErrExist):
+		return &PathError{Op: op, Location: location, Err: ErrExists}
+	}
+	return &PathError{Op: op, Location: location, Err: err}
+}
+
+type localInput struct {
+	*os.File
+	size int64
+	loc  string
+}
+
+func (f *localInput) Size() int64      { return f.size }
+func (f *localInput) Location() string { return f.loc }
+
+type localOutput struct {
+	f       *os.File
+	w       *bufio.Writer
+	loc     string
+	path    string
+	sync    bool
+	written int64
+	done    bool
+}
+
+func (o *localOutput) Write(p []byte) (int, error) {
+	if o.done {
+		return 0, &PathError{Op: "write", Location: o.loc, Err: fs.ErrClosed}
+	}
+	n, err := o.w.Write(p)
+	o.written += int64(n)
+	if err != nil {
+		return n, wrapOS("write", o.loc, err)
+	}
+	return n, nil
+}
+
+func (o *localOutput) Location() string { return o.loc }
+func (o *localOutput) Written() int64   { return o.written }
+
+// Close flushes, fsyncs the file and its directory, so that a commit that
+// references the file never points at something a crash could lose.
+func (o *localOutput) Close() error {
+	if o.done {
+		return nil
+	}
+	o.done = true
+	err := o.w.Flush()
+	if err == nil && o.sync {
+		err = o.f.Sync()
+	}
+	if cerr := o.f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil && o.sync {
+		err = syncDir(filepath.Dir(o.path))
+	}
+	if err != nil {
+		os.Remove(o.path)
+		return wrapOS("close", o.loc, err)
+	}
+	return nil
+}
+
+func (o *localOutput) Abort() error {
+	if !o.done {
+		o.done = true
+		o.f.Close()
+	}
+	if err := os.Remove(o.path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return wrapOS("abort", o.loc, err)
+	}
+	return nil
+}
+
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	if err := d.Sync(); err != nil {
+		return fmt.Errorf("sync directory: %w", err)
+	}
+	return nil
+}
