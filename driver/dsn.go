@@ -1,0 +1,168 @@
+package driver
+
+import (
+	"fmt"
+	"net/url"
+	"path/filepath"
+	"strings"
+
+	"github.com/icesql/icesql/iceberg"
+)
+
+// Mode says whether a connection may write.
+type Mode string
+
+const (
+	ModeReadWrite Mode = "rw"
+	ModeReadOnly  Mode = "ro"
+)
+
+// Config is a parsed DSN. The zero values of the optional fields mean the
+// defaults; ParseDSN fills them in, so a parsed Config is complete.
+//
+// A DSN is a warehouse directory, as a path or a file: URI, with optional
+// query parameters:
+//
+//	./lake
+//	/data/lake?namespace=sales&mode=ro
+//	file:///data/lake?catalog_file=/data/catalog.db&catalog=prod
+type Config struct {
+	// Warehouse is the directory that holds table data and, by default,
+	// the catalog file. Table locations are <Warehouse>/<namespace>.db/<table>.
+	Warehouse string
+	// CatalogFile is the SQLite catalog; default <Warehouse>/catalog.db.
+	CatalogFile string
+	// Catalog is the catalog_name written in the catalog tables; default "default".
+	Catalog string
+	// Namespace resolves one-part table names; default "default".
+	Namespace string
+	// Mode is rw (default) or ro.
+	Mode Mode
+
+	// MetricsReporter receives a report of every commit. Not part of the DSN.
+	MetricsReporter iceberg.MetricsReporter
+}
+
+const (
+	defaultCatalog   = "default"
+	defaultNamespace = "default"
+	catalogFileName  = "catalog.db"
+)
+
+var dsnKeys = map[string]bool{"catalog_file": true, "catalog": true, "namespace": true, "mode": true}
+
+// ParseDSN parses a DSN into a Config with every default filled in.
+func ParseDSN(dsn string) (*Config, error) {
+	if strings.TrimSpace(dsn) == "" {
+		return nil, &DSNError{DSN: dsn, Msg: "empty DSN: give a warehouse directory, e.g. ./lake"}
+	}
+	path, query, _ := strings.Cut(dsn, "?")
+	if strings.HasPrefix(path, "file:") {
+		u, err := url.Parse(path)
+		if err != nil {
+			return nil, &DSNError{DSN: dsn, Msg: "malformed file: URI", Err: err}
+		}
+		if u.Host != "" && u.Host != "localhost" {
+			return nil, &DSNError{DSN: dsn, Msg: fmt.Sprintf("file: URI names host %q; only local paths are supported", u.Host)}
+		}
+		path = u.Path
+		if u.Opaque != "" { // file:./lake, a relative path
+			if path, err = url.PathUnescape(u.Opaque); err != nil {
+				return nil, &DSNError{DSN: dsn, Msg: "malformed file: URI", Err: err}
+			}
+		}
+	} else if i := strings.Index(path, "://"); i >= 0 {
+		return nil, &DSNError{DSN: dsn, Msg: fmt.Sprintf("unsupported scheme %q: give a directory path or a file: URI", path[:i])}
+	}
+	if strings.TrimSpace(path) == "" || strings.TrimSpace(filepath.Clean(path)) == "" {
+		return nil, &DSNError{DSN: dsn, Msg: "no warehouse directory"}
+	}
+	cfg := &Config{Warehouse: path}
+	values, err := url.ParseQuery(query)
+	if err != nil {
+		return nil, &DSNError{DSN: dsn, Msg: "malformed options", Err: err}
+	}
+	for k, vs := range values {
+		if !dsnKeys[k] {
+			return nil, &DSNError{DSN: dsn, Msg: fmt.Sprintf("unknown option %q (known: catalog_file, catalog, namespace, mode)", k)}
+		}
+		if len(vs) != 1 {
+			return nil, &DSNError{DSN: dsn, Msg: fmt.Sprintf("option %q given %d times", k, len(vs))}
+		}
+		v := vs[0]
+		if v == "" {
+			return nil, &DSNError{DSN: dsn, Msg: fmt.Sprintf("option %q is empty", k)}
+		}
+		switch k {
+		case "catalog_file":
+			cfg.CatalogFile = v
+		case "catalog":
+			cfg.Catalog = v
+		case "namespace":
+			cfg.Namespace = v
+		case "mode":
+			switch Mode(v) {
+			case ModeReadWrite, ModeReadOnly:
+				cfg.Mode = Mode(v)
+			default:
+				return nil, &DSNError{DSN: dsn, Msg: fmt.Sprintf("mode %q: want rw or ro", v)}
+			}
+		}
+	}
+	cfg.normalize()
+	return cfg, nil
+}
+
+// normalize fills in defaults.
+func (c *Config) normalize() {
+	c.Warehouse = filepath.Clean(c.Warehouse)
+	if c.CatalogFile != "" {
+		c.CatalogFile = filepath.Clean(c.CatalogFile)
+	}
+	if c.CatalogFile == "" {
+		c.CatalogFile = filepath.Join(c.Warehouse, catalogFileName)
+	}
+	if c.Catalog == "" {
+		c.Catalog = defaultCatalog
+	}
+	if c.Namespace == "" {
+		c.Namespace = defaultNamespace
+	}
+	if c.Mode == "" {
+		c.Mode = ModeReadWrite
+	}
+}
+
+// FormatDSN is the inverse of ParseDSN: ParseDSN(FormatDSN(c)) gives c
+// back (with defaults filled in). Options equal to their defaults are left out.
+func (c *Config) FormatDSN() string {
+	n := *c
+	n.normalize()
+	q := url.Values{}
+	if n.CatalogFile != filepath.Join(n.Warehouse, catalogFileName) {
+		q.Set("catalog_file", n.CatalogFile)
+	}
+	if n.Catalog != defaultCatalog {
+		q.Set("catalog", n.Catalog)
+	}
+	if n.Namespace != defaultNamespace {
+		q.Set("namespace", n.Namespace)
+	}
+	if n.Mode != ModeReadWrite {
+		q.Set("mode", string(n.Mode))
+	}
+	path := n.Warehouse
+	// A path that would read as a URI or carries '?' goes out as a file: URI.
+	if strings.Contains(path, "?") || strings.Contains(path, "://") || strings.HasPrefix(path, "file:") || strings.Contains(path, "%") ||
+		strings.TrimSpace(path) != path {
+		u := url.URL{Scheme: "file", Path: filepath.ToSlash(path)}
+		if !filepath.IsAbs(path) {
+			u = url.URL{Scheme: "file", Opaque: url.PathEscape(filepath.ToSlash(path))}
+		}
+		path = u.String()
+	}
+	if len(q) == 0 {
+		return path
+	}
+	return path + "?" + q.Encode()
+}

@@ -1,0 +1,89 @@
+package driver
+
+import (
+	"errors"
+	"path/filepath"
+	"reflect"
+	"testing"
+)
+
+func TestParseDSN(t *testing.T) {
+	tests := []struct {
+		dsn  string
+		want Config
+	}{
+		{"./lake", Config{Warehouse: "lake", CatalogFile: filepath.Join("lake", "catalog.db"), Catalog: "default", Namespace: "default", Mode: ModeReadWrite}},
+		{"/data/lake?namespace=sales&mode=ro", Config{Warehouse: "/data/lake", CatalogFile: "/data/lake/catalog.db", Catalog: "default", Namespace: "sales", Mode: ModeReadOnly}},
+		{"file:///data/lake?catalog_file=/c/cat.db&catalog=prod", Config{Warehouse: "/data/lake", CatalogFile: "/c/cat.db", Catalog: "prod", Namespace: "default", Mode: ModeReadWrite}},
+		{"file:./rel", Config{Warehouse: "rel", CatalogFile: filepath.Join("rel", "catalog.db"), Catalog: "default", Namespace: "default", Mode: ModeReadWrite}},
+		{"file://localhost/x/y/", Config{Warehouse: "/x/y", CatalogFile: "/x/y/catalog.db", Catalog: "default", Namespace: "default", Mode: ModeReadWrite}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.dsn, func(t *testing.T) {
+			got, err := ParseDSN(tt.dsn)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(*got, tt.want) {
+				t.Fatalf("got %+v\nwant %+v", *got, tt.want)
+			}
+			again, err := ParseDSN(got.FormatDSN())
+			if err != nil {
+				t.Fatalf("reparse %q: %v", got.FormatDSN(), err)
+			}
+			if !reflect.DeepEqual(again, got) {
+				t.Fatalf("round trip through %q: got %+v want %+v", got.FormatDSN(), *again, *got)
+			}
+		})
+	}
+}
+
+func TestParseDSNErrors(t *testing.T) {
+	for _, dsn := range []string{
+		"", "  ", "s3://bucket/lake", "file://remote/x", "./lake?mode=rx", "./lake?nope=1",
+		"./lake?namespace=", "./lake?mode=ro&mode=rw", "./lake?%zz", "?mode=ro",
+	} {
+		t.Run(dsn, func(t *testing.T) {
+			_, err := ParseDSN(dsn)
+			var de *DSNError
+			if !errors.Is(err, ErrBadDSN) || !errors.As(err, &de) {
+				t.Fatalf("ParseDSN(%q) = %v, want a *DSNError", dsn, err)
+			}
+		})
+	}
+}
+
+func TestFormatDSNOddPaths(t *testing.T) {
+	for _, wh := range []string{"/a?b/lake", "rel/with space", "/p%41th", "file:x", "/a://b"} {
+		t.Run(wh, func(t *testing.T) {
+			cfg := &Config{Warehouse: wh}
+			cfg.normalize()
+			got, err := ParseDSN(cfg.FormatDSN())
+			if err != nil {
+				t.Fatalf("ParseDSN(%q): %v", cfg.FormatDSN(), err)
+			}
+			if !reflect.DeepEqual(got, cfg) {
+				t.Fatalf("via %q got %+v want %+v", cfg.FormatDSN(), got, cfg)
+			}
+		})
+	}
+}
+
+func FuzzParseDSN(f *testing.F) {
+	for _, s := range []string{"./lake", "/x?mode=ro", "file:///x?namespace=a.b&catalog=c", "file:a%20b", "?", "file:"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, dsn string) {
+		cfg, err := ParseDSN(dsn)
+		if err != nil {
+			return
+		}
+		again, err := ParseDSN(cfg.FormatDSN())
+		if err != nil {
+			t.Fatalf("ParseDSN(%q) ok but its FormatDSN %q fails: %v", dsn, cfg.FormatDSN(), err)
+		}
+		if !reflect.DeepEqual(again, cfg) {
+			t.Fatalf("round trip of %q via %q: %+v != %+v", dsn, cfg.FormatDSN(), again, cfg)
+		}
+	})
+}
