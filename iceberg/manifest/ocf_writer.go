@@ -1,0 +1,53 @@
+package manifest
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+
+	"github.com/hamba/avro/v2"
+	"github.com/hamba/avro/v2/ocf"
+)
+
+// blockSize is the uncompressed size at which a data block is flushed.
+const blockSize = 64 * 1024
+
+// countingWriter counts bytes and hides the caller's concrete type:
+// hamba's ocf encoder appends to a non-empty *os.File instead of writing a
+// new file, which is never what a manifest writer wants.
+type countingWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	return n, err
+}
+
+// newContainer writes the Avro header with the full schema (so field-id,
+// element-id and logical type attributes survive) and deflate, as Java.
+func newContainer(w io.Writer, schema obj, meta map[string][]byte) (*ocf.Encoder, *countingWriter, error) {
+	js, err := json.Marshal(schema)
+	if err != nil {
+		return nil, nil, err
+	}
+	s, err := avro.ParseBytesWithCache(js, "", &avro.SchemaCache{})
+	if err != nil {
+		return nil, nil, fmt.Errorf("manifest: generated avro schema is invalid: %w", err)
+	}
+	cw := &countingWriter{w: w}
+	enc, err := ocf.NewEncoderWithSchema(s, cw,
+		ocf.WithSchemaMarshaler(ocf.FullSchemaMarshaler),
+		ocf.WithCodec(ocf.Deflate),
+		ocf.WithBlockLength(0),
+		ocf.WithBlockSize(blockSize),
+		ocf.WithMetadata(meta),
+		ocf.WithEncoderSchemaCache(&avro.SchemaCache{}),
+	)
+	if err != nil {
+		return nil, nil, err
+	}
+	return enc, cw, nil
+}
