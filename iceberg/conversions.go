@@ -100,7 +100,11 @@ func DeserializeValue(t Type, b []byte) (any, error) {
 		if len(b) != 8 {
 			return nil, bad("8 bytes")
 		}
-		return Time(int64(binary.LittleEndian.Uint64(b))), nil
+		us := int64(binary.LittleEndian.Uint64(b))
+		if us < 0 || us >= microsPerDay {
+			return nil, fmt.Errorf("%w: time of %d microseconds is outside a day", ErrTypeMismatch, us)
+		}
+		return Time(us), nil
 	case TimestampType, TimestampTzType:
 		switch len(b) {
 		case 4:
@@ -204,7 +208,10 @@ func ValidateValue(t Type, v any) error {
 	case DateType:
 		_, ok = v.(Date)
 	case TimeType:
-		_, ok = v.(Time)
+		var tm Time
+		if tm, ok = v.(Time); ok && (tm < 0 || tm >= microsPerDay) {
+			return fmt.Errorf("%w: time of %d microseconds is outside a day", ErrTypeMismatch, int64(tm))
+		}
 	case TimestampType, TimestampTzType:
 		_, ok = v.(Timestamp)
 	case StringType:
