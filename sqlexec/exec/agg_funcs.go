@@ -1,0 +1,309 @@
+package exec
+
+import (
+	"fmt"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+)
+
+// AggFunc names an aggregate function.
+type AggFunc int
+
+// Aggregate functions.
+const (
+	AggCountStar AggFunc = iota
+	AggCount
+	AggSum
+	AggAvg
+	AggMin
+	AggMax
+)
+
+var aggNames = [...]string{"count(*)", "count", "sum", "avg", "min", "max"}
+
+func (f AggFunc) String() string { return aggNames[f] }
+
+// AggSpec is one aggregate computed per group. Out is its result type:
+// count -> INT64; sum of integers -> INT64, of floats -> FLOAT64, of
+// decimals -> DECIMAL(38, s); avg -> FLOAT64; min/max -> the argument type.
+type AggSpec struct {
+	Func     AggFunc
+	Arg      Expr // nil for count(*)
+	Distinct bool
+	Out      arrow.DataType
+}
+
+// accumulator holds one aggregate's state for every group.
+type accumulator interface {
+	grow(groups int)
+	update(arg arrow.Array, groups []int32) error
+	build(b array.Builder) error
+}
+
+func newAccumulator(s AggSpec, mem memory.Allocator) (accumulator, error) {
+	var acc accumulator
+	switch s.Func {
+	case AggCountStar, AggCount:
+		acc = &countAcc{star: s.Func == AggCountStar}
+	case AggSum:
+		switch s.Out.ID() {
+		case arrow.INT64:
+			acc = &sumIntAcc{}
+		case arrow.FLOAT64:
+			acc = &sumFloatAcc{}
+		case arrow.DECIMAL128:
+			acc = &sumDecimalAcc{}
+		}
+	case AggAvg:
+		acc = &avgAcc{}
+	case AggMin, AggMax:
+		acc = &minMaxAcc{max: s.Func == AggMax}
+	}
+	if acc == nil {
+		return nil, &TypeError{Op: s.Func.String(), Type: s.Out.String()}
+	}
+	if s.Distinct {
+		acc = &distinctAcc{inner: acc, mem: mem}
+	}
+	return acc, nil
+}
+
+type countAcc struct {
+	star bool
+	n    []int64
+}
+
+func (a *countAcc) grow(g int) { a.n = append(a.n, make([]int64, g-len(a.n))...) }
+func (a *countAcc) update(arg arrow.Array, groups []int32) error {
+	if a.star || arg.NullN() == 0 {
+		for _, g := range groups {
+			a.n[g]++
+		}
+		return nil
+	}
+	for i, g := range groups {
+		if arg.IsValid(i) {
+			a.n[g]++
+		}
+	}
+	return nil
+}
+func (a *countAcc) build(b array.Builder) error {
+	b.(*array.Int64Builder).AppendValues(a.n, nil)
+	return nil
+}
+
+type sumIntAcc struct {
+	sum []int64
+	ok  []bool
+}
+
+func (a *sumIntAcc) grow(g int) {
+	a.sum = append(a.sum, make([]int64, g-len(a.sum))...)
+	a.ok = append(a.ok, make([]bool, g-len(a.ok))...)
+}
+func (a *sumIntAcc) update(arg arrow.Array, groups []int32) error {
+	var vals []int64
+	switch x := arg.(type) {
+	case *array.Int64:
+		vals = x.Int64Values()
+	case *array.Int32:
+		vals = make([]int64, x.Len())
+		for i, v := range x.Int32Values() {
+			vals[i] = int64(v)
+		}
+	default:
+		return &TypeError{Op: "sum", Type: arg.DataType().String()}
+	}
+	nulls := arg.NullN() > 0
+	for i, g := range groups {
+		if nulls && arg.IsNull(i) {
+			continue
+		}
+		s, v := a.sum[g], vals[i]
+		r := s + v
+		if (r > s) != (v > 0) {
+			return ErrOverflow
+		}
+		a.sum[g] = r
+		a.ok[g] = true
+	}
+	return nil
+}
+func (a *sumIntAcc) build(b array.Builder) error {
+	b.(*array.Int64Builder).AppendValues(a.sum, a.ok)
+	return nil
+}
+
+type sumFloatAcc struct {
+	sum []float64
+	ok  []bool
+}
+
+func (a *sumFloatAcc) grow(g int) {
+	a.sum = append(a.sum, make([]float64, g-len(a.sum))...)
+	a.ok = append(a.ok, make([]bool, g-len(a.ok))...)
+}
+func (a *sumFloatAcc) update(arg arrow.Array, groups []int32) error {
+	x, ok := arg.(*array.Float64)
+	if !ok {
+		return &TypeError{Op: "sum", Type: arg.DataType().String()}
+	}
+	vals := x.Float64Values()
+	for i, g := range groups {
+		if arg.IsNull(i) {
+			continue
+		}
+		a.sum[g] += vals[i]
+		a.ok[g] = true
+	}
+	return nil
+}
+func (a *sumFloatAcc) build(b array.Builder) error {
+	b.(*array.Float64Builder).AppendValues(a.sum, a.ok)
+	return nil
+}
+
+type sumDecimalAcc struct {
+	sum []decimal128.Num
+	ok  []bool
+}
+
+func (a *sumDecimalAcc) grow(g int) {
+	a.sum = append(a.sum, make([]decimal128.Num, g-len(a.sum))...)
+	a.ok = append(a.ok, make([]bool, g-len(a.ok))...)
+}
+func (a *sumDecimalAcc) update(arg arrow.Array, groups []int32) error {
+	x, ok := arg.(*array.Decimal128)
+	if !ok {
+		return &TypeError{Op: "sum", Type: arg.DataType().String()}
+	}
+	for i, g := range groups {
+		if arg.IsNull(i) {
+			continue
+		}
+		a.sum[g] = a.sum[g].Add(x.Value(i))
+		a.ok[g] = true
+	}
+	return nil
+}
+func (a *sumDecimalAcc) build(b array.Builder) error {
+	b.(*array.Decimal128Builder).AppendValues(a.sum, a.ok)
+	return nil
+}
+
+type avgAcc struct {
+	sum []float64
+	n   []int64
+}
+
+func (a *avgAcc) grow(g int) {
+	a.sum = append(a.sum, make([]float64, g-len(a.sum))...)
+	a.n = append(a.n, make([]int64, g-len(a.n))...)
+}
+func (a *avgAcc) update(arg arrow.Array, groups []int32) error {
+	for i, g := range groups {
+		v := ValueAt(arg, i)
+		if v == nil {
+			continue
+		}
+		f, err := CastValue(v, arg.DataType(), arrow.PrimitiveTypes.Float64)
+		if err != nil {
+			return err
+		}
+		a.sum[g] += f.(float64)
+		a.n[g]++
+	}
+	return nil
+}
+func (a *avgAcc) build(b array.Builder) error {
+	fb := b.(*array.Float64Builder)
+	for g, s := range a.sum {
+		if a.n[g] == 0 {
+			fb.AppendNull()
+		} else {
+			fb.Append(s / float64(a.n[g]))
+		}
+	}
+	return nil
+}
+
+type minMaxAcc struct {
+	max bool
+	v   []any
+}
+
+func (a *minMaxAcc) grow(g int) { a.v = append(a.v, make([]any, g-len(a.v))...) }
+func (a *minMaxAcc) update(arg arrow.Array, groups []int32) error {
+	for i, g := range groups {
+		v := ValueAt(arg, i)
+		if v == nil {
+			continue
+		}
+		cur := a.v[g]
+		if cur == nil {
+			a.v[g] = v
+			continue
+		}
+		c := CompareValues(v, cur)
+		if (a.max && c > 0) || (!a.max && c < 0) {
+			a.v[g] = v
+		}
+	}
+	return nil
+}
+func (a *minMaxAcc) build(b array.Builder) error {
+	for _, v := range a.v {
+		if err := AppendValue(b, v); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// distinctAcc feeds its inner accumulator each (group, value) pair once.
+type distinctAcc struct {
+	inner accumulator
+	mem   memory.Allocator
+	seen  map[string]struct{}
+	buf   []byte
+}
+
+func (a *distinctAcc) grow(g int) { a.inner.grow(g) }
+func (a *distinctAcc) update(arg arrow.Array, groups []int32) error {
+	if a.seen == nil {
+		a.seen = map[string]struct{}{}
+	}
+	var keep []int
+	var keepGroups []int32
+	for i, g := range groups {
+		if arg.IsNull(i) {
+			continue
+		}
+		a.buf = fmt.Appendf(a.buf[:0], "%d:", g)
+		a.buf, _ = appendKey(a.buf, arg, i)
+		if _, dup := a.seen[string(a.buf)]; dup {
+			continue
+		}
+		a.seen[string(a.buf)] = struct{}{}
+		keep = append(keep, i)
+		keepGroups = append(keepGroups, g)
+	}
+	if len(keep) == 0 {
+		return nil
+	}
+	b := array.NewBuilder(a.mem, arg.DataType())
+	defer b.Release()
+	for _, i := range keep {
+		if err := AppendValue(b, ValueAt(arg, i)); err != nil {
+			return err
+		}
+	}
+	sub := b.NewArray()
+	defer sub.Release()
+	return a.inner.update(sub, keepGroups)
+}
+func (a *distinctAcc) build(b array.Builder) error { return a.inner.build(b) }

@@ -1,0 +1,182 @@
+package exec
+
+import (
+	"bytes"
+	"cmp"
+	"fmt"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
+)
+
+// ValueAt returns row i of arr as a Go value: nil for NULL, otherwise bool,
+// int32, int64, float32, float64, string, []byte, arrow.Date32, arrow.Time64,
+// arrow.Timestamp or decimal128.Num. It is the slow, general path; hot
+// kernels read typed slices instead.
+func ValueAt(arr arrow.Array, i int) any {
+	if arr.IsNull(i) {
+		return nil
+	}
+	switch a := arr.(type) {
+	case *array.Boolean:
+		return a.Value(i)
+	case *array.Int8:
+		return int32(a.Value(i))
+	case *array.Int16:
+		return int32(a.Value(i))
+	case *array.Int32:
+		return a.Value(i)
+	case *array.Int64:
+		return a.Value(i)
+	case *array.Float32:
+		return a.Value(i)
+	case *array.Float64:
+		return a.Value(i)
+	case *array.String:
+		return a.Value(i)
+	case *array.LargeString:
+		return a.Value(i)
+	case *array.Binary:
+		return a.Value(i)
+	case *array.FixedSizeBinary:
+		return a.Value(i)
+	case *array.Date32:
+		return a.Value(i)
+	case *array.Time64:
+		return a.Value(i)
+	case *array.Timestamp:
+		return a.Value(i)
+	case *array.Decimal128:
+		return a.Value(i)
+	case *array.Null:
+		return nil
+	}
+	return fmt.Sprintf("<%s>", arr.DataType())
+}
+
+// AppendValue appends v (in the ValueAt form, or nil) to b.
+func AppendValue(b array.Builder, v any) error {
+	if v == nil {
+		b.AppendNull()
+		return nil
+	}
+	switch bb := b.(type) {
+	case *array.BooleanBuilder:
+		if x, ok := v.(bool); ok {
+			bb.Append(x)
+			return nil
+		}
+	case *array.Int32Builder:
+		if x, ok := v.(int32); ok {
+			bb.Append(x)
+			return nil
+		}
+	case *array.Int64Builder:
+		if x, ok := v.(int64); ok {
+			bb.Append(x)
+			return nil
+		}
+	case *array.Float32Builder:
+		if x, ok := v.(float32); ok {
+			bb.Append(x)
+			return nil
+		}
+	case *array.Float64Builder:
+		if x, ok := v.(float64); ok {
+			bb.Append(x)
+			return nil
+		}
+	case *array.StringBuilder:
+		if x, ok := v.(string); ok {
+			bb.Append(x)
+			return nil
+		}
+	case *array.BinaryBuilder:
+		if x, ok := v.([]byte); ok {
+			bb.Append(x)
+			return nil
+		}
+	case *array.FixedSizeBinaryBuilder:
+		if x, ok := v.([]byte); ok {
+			bb.Append(x)
+			return nil
+		}
+	case *array.Date32Builder:
+		if x, ok := v.(arrow.Date32); ok {
+			bb.Append(x)
+			return nil
+		}
+	case *array.Time64Builder:
+		if x, ok := v.(arrow.Time64); ok {
+			bb.Append(x)
+			return nil
+		}
+	case *array.TimestampBuilder:
+		if x, ok := v.(arrow.Timestamp); ok {
+			bb.Append(x)
+			return nil
+		}
+	case *array.Decimal128Builder:
+		if x, ok := v.(decimal128.Num); ok {
+			bb.Append(x)
+			return nil
+		}
+	case *array.NullBuilder:
+		bb.AppendNull()
+		return nil
+	}
+	return fmt.Errorf("%w: cannot append %T to %s builder", ErrUnsupportedType, v, b.Type())
+}
+
+// CompareValues orders two non-nil values of the same ValueAt form.
+func CompareValues(a, b any) int {
+	switch x := a.(type) {
+	case bool:
+		y := b.(bool)
+		switch {
+		case x == y:
+			return 0
+		case !x:
+			return -1
+		}
+		return 1
+	case int32:
+		return cmp.Compare(x, b.(int32))
+	case int64:
+		return cmp.Compare(x, b.(int64))
+	case float32:
+		return cmp.Compare(x, b.(float32))
+	case float64:
+		return cmp.Compare(x, b.(float64))
+	case string:
+		return cmp.Compare(x, b.(string))
+	case []byte:
+		return bytes.Compare(x, b.([]byte))
+	case arrow.Date32:
+		return cmp.Compare(x, b.(arrow.Date32))
+	case arrow.Time64:
+		return cmp.Compare(x, b.(arrow.Time64))
+	case arrow.Timestamp:
+		return cmp.Compare(x, b.(arrow.Timestamp))
+	case decimal128.Num:
+		return x.Cmp(b.(decimal128.Num))
+	}
+	return 0
+}
+
+// ConstantArray builds an array of n copies of v (nil gives all NULLs).
+func ConstantArray(ec *EvalContext, dt arrow.DataType, v any, n int) (arrow.Array, error) {
+	if v == nil {
+		return array.MakeArrayOfNull(ec.Mem, dt, n), nil
+	}
+	b := array.NewBuilder(ec.Mem, dt)
+	defer b.Release()
+	b.Reserve(n)
+	for i := 0; i < n; i++ {
+		if err := AppendValue(b, v); err != nil {
+			return nil, err
+		}
+	}
+	return b.NewArray(), nil
+}
