@@ -1,0 +1,53 @@
+package sqlite
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Sentinel errors of this package; test with errors.Is. Errors about tables
+// and namespaces wrap the root sentinels of package iceberg instead
+// (iceberg.ErrNoSuchTable, iceberg.ErrCommitFailed, ...).
+var (
+	// ErrReadOnly: a write was attempted on a catalog opened with
+	// Options.ReadOnly.
+	ErrReadOnly = errors.New("sqlite catalog: catalog is read-only")
+	// ErrInvalidIdentifier: a namespace or table name that cannot be stored
+	// (empty, or a namespace level containing a dot).
+	ErrInvalidIdentifier = errors.New("sqlite catalog: invalid identifier")
+	// ErrInvalidArgument: some other argument is unusable (empty metadata
+	// location, a property key both removed and updated, ...).
+	ErrInvalidArgument = errors.New("sqlite catalog: invalid argument")
+	// ErrNotCatalog: the file is not a SQLite database, or its catalog
+	// tables lack required columns.
+	ErrNotCatalog = errors.New("sqlite catalog: not an Iceberg JDBC catalog")
+	// ErrInvalidRow: a catalog row holds a value the catalog cannot use
+	// (for example a table row without a metadata location).
+	ErrInvalidRow = errors.New("sqlite catalog: invalid catalog row")
+)
+
+// CatalogError names the operation and the table or namespace an error is
+// about. Unwrap gives the cause, which wraps the relevant sentinel.
+type CatalogError struct {
+	Op    string // e.g. "commit table", "create namespace"
+	Table string // dot-joined table identifier or namespace; may be empty
+	Err   error
+}
+
+func (e *CatalogError) Error() string {
+	if e.Table == "" {
+		return fmt.Sprintf("sqlite catalog: %s: %v", e.Op, e.Err)
+	}
+	return fmt.Sprintf("sqlite catalog: %s %s: %v", e.Op, e.Table, e.Err)
+}
+
+func (e *CatalogError) Unwrap() error { return e.Err }
+
+func newError(op, name string, err error) error {
+	return &CatalogError{Op: op, Table: name, Err: err}
+}
+
+// wrapf builds a cause that matches sentinel and reads as "sentinel: detail".
+func wrapf(sentinel error, format string, args ...any) error {
+	return fmt.Errorf("%w: %s", sentinel, fmt.Sprintf(format, args...))
+}

@@ -1,0 +1,85 @@
+package sqlite
+
+import (
+	"strings"
+)
+
+// Identifier names a table: its namespace levels and its name.
+type Identifier struct {
+	Namespace []string
+	Name      string
+}
+
+// String joins the namespace levels and the name with dots ("a.b.t").
+func (id Identifier) String() string {
+	if len(id.Namespace) == 0 {
+		return id.Name
+	}
+	return joinNamespace(id.Namespace) + "." + id.Name
+}
+
+// ParseIdentifier splits "a.b.t" into namespace [a b] and name t. At least
+// one namespace level is required and no part may be empty; quoting is not
+// supported, so names containing dots cannot be written this way.
+func ParseIdentifier(s string) (Identifier, error) {
+	parts := strings.Split(s, ".")
+	if len(parts) < 2 {
+		return Identifier{}, wrapf(ErrInvalidIdentifier, "%q has no namespace (want namespace.table)", s)
+	}
+	id := Identifier{Namespace: parts[:len(parts)-1], Name: parts[len(parts)-1]}
+	if err := id.validate(); err != nil {
+		return Identifier{}, err
+	}
+	return id, nil
+}
+
+// ParseNamespace splits "a.b" into [a b].
+func ParseNamespace(s string) ([]string, error) {
+	ns := strings.Split(s, ".")
+	if err := validateNamespace(ns); err != nil {
+		return nil, err
+	}
+	return ns, nil
+}
+
+func (id Identifier) validate() error {
+	if err := validateNamespace(id.Namespace); err != nil {
+		return err
+	}
+	if id.Name == "" {
+		return wrapf(ErrInvalidIdentifier, "empty table name in %q", id.String())
+	}
+	if strings.ContainsRune(id.Name, 0) {
+		return wrapf(ErrInvalidIdentifier, "table name %q contains a NUL byte", id.Name)
+	}
+	return nil
+}
+
+// validateNamespace rejects what the dot-joined storage cannot round-trip.
+func validateNamespace(ns []string) error {
+	if len(ns) == 0 {
+		return wrapf(ErrInvalidIdentifier, "empty namespace")
+	}
+	for _, level := range ns {
+		switch {
+		case level == "":
+			return wrapf(ErrInvalidIdentifier, "empty level in namespace %q", joinNamespace(ns))
+		case strings.Contains(level, "."):
+			return wrapf(ErrInvalidIdentifier, "namespace level %q contains a dot", level)
+		case strings.ContainsRune(level, 0):
+			return wrapf(ErrInvalidIdentifier, "namespace level %q contains a NUL byte", level)
+		}
+	}
+	return nil
+}
+
+func joinNamespace(ns []string) string { return strings.Join(ns, ".") }
+
+func splitNamespace(s string) []string { return strings.Split(s, ".") }
+
+// likePrefix is the LIKE pattern (with ESCAPE '!') matching every namespace
+// strictly below ns, as Java builds it.
+func likePrefix(ns string) string {
+	r := strings.NewReplacer("!", "!!", "_", "!_", "%", "!%")
+	return r.Replace(ns) + ".%"
+}

@@ -1,0 +1,216 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+
+	"github.com/icesql/icesql/iceberg"
+	"github.com/mattn/go-sqlite3"
+)
+
+// TableRecord is a table's pointer row.
+type TableRecord struct {
+	MetadataLocation         string
+	PreviousMetadataLocation string // "" when the table has had one version
+}
+
+// onlyTables restricts a query to table rows (not views) on a V1 schema;
+// NULL iceberg_type is a table written by a V0 client.
+func (c *Catalog) onlyTables() string {
+	if c.hasType {
+		return " AND (iceberg_type = 'TABLE' OR iceberg_type IS NULL)"
+	}
+	return ""
+}
+
+// CreateTable inserts the pointer row of a new table whose first metadata
+// file is metadataLocation. The namespace must exist
+// (iceberg.ErrNoSuchNamespace); a table or view of that name must not
+// (iceberg.ErrTableAlreadyExists).
+func (c *Catalog) CreateTable(ctx context.Context, ident Identifier, metadataLocation string) error {
+	return c.insertTable(ctx, "create table", ident, metadataLocation)
+}
+
+// RegisterTable adds an existing table, whose current metadata file is
+// metadataLocation, to the catalog. Same rules as CreateTable.
+func (c *Catalog) RegisterTable(ctx context.Context, ident Identifier, metadataLocation string) error {
+	return c.insertTable(ctx, "register table", ident, metadataLocation)
+}
+
+func (c *Catalog) insertTable(ctx context.Context, op string, ident Identifier, location string) error {
+	name := ident.String()
+	if err := ident.validate(); err != nil {
+		return newError(op, name, err)
+	}
+	if location == "" {
+		return newError(op, name, wrapf(ErrInvalidArgument, "empty metadata location"))
+	}
+	ns := joinNamespace(ident.Namespace)
+	return c.writeTx(ctx, op, name, func(tx *sql.Tx) error {
+		if err := c.requireNamespace(ctx, tx, ns); err != nil {
+			return err
+		}
+		var err error
+		if c.hasType {
+			_, err = tx.ExecContext(ctx, "INSERT INTO iceberg_tables (catalog_name, table_namespace, table_name, "+
+				"metadata_location, previous_metadata_location, iceberg_type) VALUES (?,?,?,?,null,'TABLE')",
+				c.name, ns, ident.Name, location)
+		} else {
+			_, err = tx.ExecContext(ctx, "INSERT INTO iceberg_tables (catalog_name, table_namespace, table_name, "+
+				"metadata_location, previous_metadata_location) VALUES (?,?,?,?,null)",
+				c.name, ns, ident.Name, location)
+		}
+		if isConstraint(err) {
+			return wrapf(iceberg.ErrTableAlreadyExists, "%s", name)
+		}
+		return err
+	})
+}
+
+func (c *Catalog) loadTable(ctx context.Context, q querier, ident Identifier) (TableRecord, error) {
+	var loc, prev sql.NullString
+	err := q.QueryRowContext(ctx, "SELECT metadata_location, previous_metadata_location FROM iceberg_tables "+
+		"WHERE catalog_name = ? AND table_namespace = ? AND table_name = ?"+c.onlyTables(),
+		c.name, joinNamespace(ident.Namespace), ident.Name).Scan(&loc, &prev)
+	if errors.Is(err, sql.ErrNoRows) {
+		return TableRecord{}, wrapf(iceberg.ErrNoSuchTable, "%s", ident)
+	}
+	if err != nil {
+		return TableRecord{}, err
+	}
+	if !loc.Valid || loc.String == "" {
+		return TableRecord{}, wrapf(ErrInvalidRow, "table %s has no metadata_location", ident)
+	}
+	return TableRecord{MetadataLocation: loc.String, PreviousMetadataLocation: prev.String}, nil
+}
+
+// LoadTable returns the pointer row of a table (iceberg.ErrNoSuchTable if
+// there is none; views are not tables).
+func (c *Catalog) LoadTable(ctx context.Context, ident Identifier) (TableRecord, error) {
+	const op = "load table"
+	if err := ident.validate(); err != nil {
+		return TableRecord{}, newError(op, ident.String(), err)
+	}
+	rec, err := c.loadTable(ctx, c.read, ident)
+	if err != nil {
+		return TableRecord{}, newError(op, ident.String(), err)
+	}
+	return rec, nil
+}
+
+// TableExists reports whether a table row exists for ident.
+func (c *Catalog) TableExists(ctx context.Context, ident Identifier) (bool, error) {
+	const op = "table exists"
+	if err := ident.validate(); err != nil {
+		return false, newError(op, ident.String(), err)
+	}
+	var found bool
+	err := c.read.QueryRowContext(ctx, "SELECT EXISTS(SELECT 1 FROM iceberg_tables "+
+		"WHERE catalog_name = ? AND table_namespace = ? AND table_name = ?"+c.onlyTables()+")",
+		c.name, joinNamespace(ident.Namespace), ident.Name).Scan(&found)
+	if err != nil {
+		return false, newError(op, ident.String(), err)
+	}
+	return found, nil
+}
+
+// ListTables returns the tables directly in ns, sorted by name. The
+// namespace must exist (iceberg.ErrNoSuchNamespace).
+func (c *Catalog) ListTables(ctx context.Context, ns []string) ([]Identifier, error) {
+	const op = "list tables"
+	name := joinNamespace(ns)
+	if err := validateNamespace(ns); err != nil {
+		return nil, newError(op, name, err)
+	}
+	var out []Identifier
+	err := c.readTx(ctx, op, name, func(tx *sql.Tx) error {
+		if err := c.requireNamespace(ctx, tx, name); err != nil {
+			return err
+		}
+		rows, err := tx.QueryContext(ctx, "SELECT table_name FROM iceberg_tables "+
+			"WHERE catalog_name = ? AND table_namespace = ?"+c.onlyTables()+" ORDER BY table_name", c.name, name)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var t string
+			if err := rows.Scan(&t); err != nil {
+				return err
+			}
+			out = append(out, Identifier{Namespace: append([]string(nil), ns...), Name: t})
+		}
+		return rows.Err()
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// RenameTable moves a table's row to a new identifier. The source must be
+// a table (iceberg.ErrNoSuchTable), the target namespace must exist
+// (iceberg.ErrNoSuchNamespace) and the target name must be free
+// (iceberg.ErrTableAlreadyExists).
+func (c *Catalog) RenameTable(ctx context.Context, from, to Identifier) error {
+	const op = "rename table"
+	name := from.String() + " to " + to.String()
+	if err := from.validate(); err != nil {
+		return newError(op, name, err)
+	}
+	if err := to.validate(); err != nil {
+		return newError(op, name, err)
+	}
+	return c.writeTx(ctx, op, name, func(tx *sql.Tx) error {
+		if _, err := c.loadTable(ctx, tx, from); err != nil {
+			return err
+		}
+		if err := c.requireNamespace(ctx, tx, joinNamespace(to.Namespace)); err != nil {
+			return err
+		}
+		res, err := tx.ExecContext(ctx, "UPDATE iceberg_tables SET table_namespace = ?, table_name = ? "+
+			"WHERE catalog_name = ? AND table_namespace = ? AND table_name = ?"+c.onlyTables(),
+			joinNamespace(to.Namespace), to.Name, c.name, joinNamespace(from.Namespace), from.Name)
+		if isConstraint(err) {
+			return wrapf(iceberg.ErrTableAlreadyExists, "%s", to)
+		}
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n != 1 {
+			return wrapf(iceberg.ErrNoSuchTable, "%s", from)
+		}
+		return nil
+	})
+}
+
+// DropTable deletes a table's row and returns it, so the caller can purge
+// the table's files. Missing table: iceberg.ErrNoSuchTable.
+func (c *Catalog) DropTable(ctx context.Context, ident Identifier) (TableRecord, error) {
+	const op = "drop table"
+	name := ident.String()
+	if err := ident.validate(); err != nil {
+		return TableRecord{}, newError(op, name, err)
+	}
+	var rec TableRecord
+	err := c.writeTx(ctx, op, name, func(tx *sql.Tx) error {
+		var err error
+		if rec, err = c.loadTable(ctx, tx, ident); err != nil && !errors.Is(err, ErrInvalidRow) {
+			return err
+		}
+		_, err = tx.ExecContext(ctx, "DELETE FROM iceberg_tables "+
+			"WHERE catalog_name = ? AND table_namespace = ? AND table_name = ?"+c.onlyTables(),
+			c.name, joinNamespace(ident.Namespace), ident.Name)
+		return err
+	})
+	if err != nil {
+		return TableRecord{}, err
+	}
+	return rec, nil
+}
+
+func isConstraint(err error) bool {
+	var se sqlite3.Error
+	return errors.As(err, &se) && se.Code == sqlite3.ErrConstraint
+}
