@@ -415,3 +415,35 @@ func isUUIDText(s string) bool {
 	}
 	return true
 }
+
+// NewMetadataFileName returns "<version, 5 digits>-<random uuid>.metadata.json",
+// the name Java gives a table's version-th metadata file.
+func NewMetadataFileName(version int) string {
+	return fmt.Sprintf("%05d-%s.metadata.json", version, NewUUIDString())
+}
+
+// ParseMetadataVersion returns the version number a metadata file name
+// starts with (the digits before the first '-'), or -1.
+func ParseMetadataVersion(path string) int {
+	name := path[strings.LastIndexByte(path, '/')+1:]
+	digits, _, ok := strings.Cut(name, "-")
+	if !ok || digits == "" {
+		return -1
+	}
+	for i := range len(digits) {
+		if digits[i] < '0' || digits[i] > '9' {
+			return -1
+		}
+	}
+	n, err := strconv.Atoi(digits)
+	if err != nil {
+		return -1
+	}
+	return n
+}
+
+// IsGzipMetadataPath reports whether a metadata file name says gzip
+// (".gz.metadata.json", or the older ".metadata.json.gz").
+func IsGzipMetadataPath(path string) bool {
+	return strings.HasSuffix(path, ".gz.metadata.json") || strings.HasSuffix(path, ".metadata.json.gz")
+}
