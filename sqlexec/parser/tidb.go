@@ -1,0 +1,177 @@
+package parser
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+
+	tidb "github.com/pingcap/tidb/pkg/parser"
+	"github.com/pingcap/tidb/pkg/parser/ast"
+	// The test driver supplies ast.ValueExpr; without a driver the TiDB
+	// parser cannot build literals.
+	_ "github.com/pingcap/tidb/pkg/parser/test_driver"
+)
+
+// TiDB parsers are not safe for concurrent use; keep a pool.
+var tidbPool = sync.Pool{New: func() any { return tidb.New() }}
+
+// span maps a piece of the text given to TiDB back to the script.
+type span struct {
+	newStart, origStart, length int
+	copied                      bool
+}
+
+// mappedText is text built from pieces of the script and synthetic pieces
+// (placeholders, prefixes), remembering where each piece came from so
+// TiDB's error positions point into the user's text.
+type mappedText struct {
+	b     strings.Builder
+	spans []span
+}
+
+func (m *mappedText) copy(src string, from, to int) {
+	m.spans = append(m.spans, span{m.b.Len(), from, to - from, true})
+	m.b.WriteString(src[from:to])
+}
+
+func (m *mappedText) synth(s string, orig int) {
+	m.spans = append(m.spans, span{m.b.Len(), orig, len(s), false})
+	m.b.WriteString(s)
+}
+
+func (m *mappedText) orig(off int) int {
+	for i := len(m.spans) - 1; i >= 0; i-- {
+		sp := m.spans[i]
+		if off >= sp.newStart {
+			if sp.copied {
+				return sp.origStart + min(off-sp.newStart, sp.length)
+			}
+			return sp.origStart
+		}
+	}
+	if len(m.spans) > 0 {
+		return m.spans[0].origStart
+	}
+	return 0
+}
+
+// tidbTotalLen matches the suffix TiDB adds when it cuts a long near text.
+var tidbTotalLen = regexp.MustCompile(`\(total length (\d+)\)\s*$`)
+
+// tidbError converts a TiDB parse error on m's text into a *ParseError on
+// the script. TiDB reports positions only inside its message, as
+// `line L column C near "REST"...`, where REST is the text from the
+// offending token to the end; its length locates the token.
+func (c *parseCtx) tidbError(m *mappedText, fallback int, err error) error {
+	msg := err.Error()
+	text := m.b.String()
+	i := strings.Index(msg, ` near "`)
+	if !strings.HasPrefix(msg, "line ") || i < 0 {
+		return newParseError(c.src, fallback, msg)
+	}
+	rest := -1
+	if sub := tidbTotalLen.FindStringSubmatch(msg); sub != nil {
+		rest, _ = strconv.Atoi(sub[1])
+	} else {
+		// Without the cut, the near text is a suffix of the parsed text.
+		near := msg[i+len(` near "`):]
+		for k := len(near); k >= 0; k-- {
+			if strings.HasSuffix(text, near[:k]) && (k == len(near) || near[k] == '"') {
+				rest = k
+				break
+			}
+		}
+	}
+	off := fallback
+	if rest >= 0 && rest <= len(text) {
+		off = m.orig(len(text) - rest)
+	}
+	if rest == 0 {
+		return newParseError(c.src, off, "unexpected end of statement")
+	}
+	return newParseError(c.src, off, "unexpected input")
+}
+
+// tidbParse parses m's text as exactly one TiDB statement and resolves its
+// table names: placeholders to the refs recorded while rewriting, every
+// other name to a TableRef of its own.
+func (c *parseCtx) tidbParse(m *mappedText, fallback int, rw *rewrite) (ast.StmtNode, RefMap, error) {
+	p := tidbPool.Get().(*tidb.Parser)
+	stmts, _, err := p.ParseSQL(m.b.String())
+	tidbPool.Put(p)
+	if err != nil {
+		return nil, nil, c.tidbError(m, fallback, err)
+	}
+	if len(stmts) != 1 {
+		return nil, nil, newParseError(c.src, fallback, "expected one statement")
+	}
+	refs, err := c.collectRefs(stmts[0], rw, fallback)
+	if err != nil {
+		return nil, nil, err
+	}
+	return stmts[0], refs, nil
+}
+
+// collectRefs walks the AST once, building the RefMap and giving rewritten
+// table sources their written name as alias so qualified columns resolve.
+func (c *parseCtx) collectRefs(n ast.Node, rw *rewrite, fallback int) (RefMap, error) {
+	v := &refVisitor{ctx: c, rw: rw, refs: RefMap{}}
+	n.Accept(v)
+	for name, site := range rw.byName {
+		if !site.found {
+			return nil, newParseError(c.src, site.pos, "a table reference is not allowed here: "+site.ref.String())
+		}
+		_ = name
+	}
+	if v.err != nil {
+		return nil, v.err
+	}
+	return v.refs, nil
+}
+
+type refVisitor struct {
+	ctx  *parseCtx
+	rw   *rewrite
+	refs RefMap
+	err  error
+}
+
+func (v *refVisitor) Enter(n ast.Node) (ast.Node, bool) {
+	switch x := n.(type) {
+	case *ast.TableSource:
+		if tn, ok := x.Source.(*ast.TableName); ok && x.AsName.L == "" {
+			if site := v.rw.lookup(tn.Name.O); site != nil {
+				alias := site.ref.Parts[len(site.ref.Parts)-1]
+				x.AsName = ast.NewCIStr(alias)
+			}
+		}
+	case *ast.TableName:
+		if site := v.rw.lookup(x.Name.O); site != nil && x.Schema.O == "" {
+			if site.found {
+				v.err = newParseError(v.ctx.src, site.pos, "table reference used twice")
+				return n, true
+			}
+			site.found = true
+			v.refs[x] = site.ref
+		} else {
+			parts := []string{x.Name.O}
+			if x.Schema.O != "" {
+				parts = []string{x.Schema.O, x.Name.O}
+			}
+			v.refs[x] = newTableRef(parts, v.ctx.opts)
+		}
+		if x.AsOf != nil {
+			r := v.refs[x]
+			r.TimestampAsOf = x.AsOf.TsExpr
+			r.TimestampText = restore(x.AsOf.TsExpr)
+		}
+	case *ast.ColumnName:
+		if site := v.rw.lookup(x.Table.O); site != nil {
+			v.err = newParseError(v.ctx.src, site.pos, "a table reference is not allowed here: "+site.ref.String())
+		}
+	}
+	return n, false
+}
+
+func (v *refVisitor) Leave(n ast.Node) (ast.Node, bool) { return n, true }
