@@ -348,10 +348,12 @@ func ParseSchemaJSON(data []byte) (*Schema, error) {
 
 // fieldDefaultToJSON and fieldDefaultFromJSON convert v3 column defaults
 // using the single-value JSON form (spec Appendix D).
-func fieldDefaultToJSON(t Type, v any) (json.RawMessage, error) {
-	return nil, metaErrorf(ErrUnsupported, "column defaults of type %s", t)
-}
+func fieldDefaultToJSON(t Type, v any) (json.RawMessage, error) { return ValueToJSON(t, v) }
 
 func fieldDefaultFromJSON(t Type, raw json.RawMessage) (any, error) {
-	return nil, metaErrorf(ErrUnsupported, "column defaults of type %s", t)
+	v, err := ValueFromJSON(t, raw)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrInvalidSchema, err)
+	}
+	return v, nil
 }
