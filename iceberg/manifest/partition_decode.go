@@ -62,7 +62,7 @@ func partitionValueReader(s avro.Schema) (iceberg.Type, func(*dec) any, error) {
 		if dl, ok := t.Logical().(*avro.DecimalLogicalSchema); ok {
 			return decimalReader(dl, raw)
 		}
-		if t.Logical() != nil && t.Logical().Type() == avro.UUID {
+		if isUUIDFixed(t) {
 			if size != 16 {
 				return nil, nil, fmt.Errorf("uuid fixed of size %d", size)
 			}
@@ -195,4 +195,14 @@ func partitionPlan(s avro.Schema, want *iceberg.StructType) (func(*dec) []any, *
 		}
 		return out
 	}, fileType, nil
+}
+
+// isUUIDFixed reports a fixed carrying logicalType uuid; hamba keeps that
+// logical type as a plain property on fixed schemas.
+func isUUIDFixed(t *avro.FixedSchema) bool {
+	if t.Logical() != nil && t.Logical().Type() == avro.UUID {
+		return true
+	}
+	lt, _ := t.Prop("logicalType").(string)
+	return lt == string(avro.UUID)
 }
