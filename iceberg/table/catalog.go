@@ -1,0 +1,45 @@
+package table
+
+import (
+	"context"
+	"strings"
+)
+
+// Identifier names a table by namespace levels and name. It has the same
+// shape as the catalog packages' identifiers, so they convert directly.
+type Identifier struct {
+	Namespace []string
+	Name      string
+}
+
+func (id Identifier) String() string {
+	if len(id.Namespace) == 0 {
+		return id.Name
+	}
+	return strings.Join(id.Namespace, ".") + "." + id.Name
+}
+
+// Catalog is what the commit protocol needs from a catalog: where a table's
+// current metadata is, and an atomic compare-and-swap of that pointer.
+type Catalog interface {
+	// CurrentMetadataLocation returns the table's metadata.json location
+	// (iceberg.ErrNoSuchTable when the table is unknown).
+	CurrentMetadataLocation(ctx context.Context, ident Identifier) (string, error)
+	// CurrentMetadataLocations reads several pointers in one consistent read.
+	CurrentMetadataLocations(ctx context.Context, idents []Identifier) ([]string, error)
+	// Swap moves the pointer from expected to next. It returns an error
+	// matching iceberg.ErrCommitFailed when the pointer is no longer expected,
+	// and iceberg.ErrCommitStateUnknown when the outcome cannot be known.
+	Swap(ctx context.Context, ident Identifier, expected, next string) error
+	// SwapAll moves several pointers atomically: all or none.
+	SwapAll(ctx context.Context, swaps []Swap) error
+	// Create registers a new table at its first metadata location.
+	Create(ctx context.Context, ident Identifier, metadataLocation string) error
+}
+
+// Swap is one pointer move of a multi-table commit.
+type Swap struct {
+	Ident    Identifier
+	Expected string
+	Next     string
+}

@@ -1,0 +1,42 @@
+package table
+
+import (
+	"context"
+
+	"github.com/icesql/icesql/iceberg"
+)
+
+// CreateOptions are the optional parts of a new table.
+type CreateOptions struct {
+	Spec       *iceberg.PartitionSpec // nil: unpartitioned
+	SortOrder  *iceberg.SortOrder     // nil: unsorted
+	Properties map[string]string
+}
+
+// Create writes the first metadata.json of a new table at location and
+// registers it in the catalog. Field ids are assigned afresh (1..n) and the
+// spec's source ids follow them. If the catalog refuses (the table exists),
+// the metadata file is removed again.
+func Create(ctx context.Context, env *Env, ident Identifier, schema *iceberg.Schema, location string, opts CreateOptions) (*Table, error) {
+	spec := opts.Spec
+	if spec == nil {
+		spec = iceberg.UnpartitionedSpec
+	}
+	order := opts.SortOrder
+	if order == nil {
+		order = iceberg.UnsortedOrder
+	}
+	meta, err := iceberg.NewTableMetadata(schema, spec, order, location, opts.Properties)
+	if err != nil {
+		return nil, err
+	}
+	loc, err := writeMetadataFile(ctx, env, meta, "")
+	if err != nil {
+		return nil, err
+	}
+	if err := env.Catalog.Create(ctx, ident, loc); err != nil {
+		env.IO.Remove(context.WithoutCancel(ctx), loc)
+		return nil, err
+	}
+	return &Table{env: env, ident: ident, meta: meta, location: loc}, nil
+}

@@ -1,0 +1,63 @@
+package table
+
+import (
+	"context"
+	"fmt"
+	"path"
+
+	"github.com/icesql/icesql/iceberg"
+)
+
+// writeMetadataFile writes metadata.json as <V>-<uuid>.metadata.json with
+// V one more than the previous file's version.
+func writeMetadataFile(ctx context.Context, env *Env, meta *iceberg.TableMetadata, previous string) (string, error) {
+	version := 0
+	if previous != "" {
+		version = iceberg.ParseMetadataVersion(previous) + 1
+		if version <= 0 {
+			version = len(meta.MetadataLog())
+		}
+	}
+	gz := meta.Property(iceberg.PropMetadataCompression, iceberg.DefaultMetadataCompression) == "gzip"
+	data, err := iceberg.EncodeMetadata(meta, gz)
+	if err != nil {
+		return "", err
+	}
+	name := iceberg.NewMetadataFileName(version)
+	if gz {
+		name = name[:len(name)-len(".metadata.json")] + ".gz.metadata.json"
+	}
+	loc := metadataDir(meta) + "/" + name
+	out, err := env.IO.Create(ctx, loc)
+	if err != nil {
+		return "", err
+	}
+	if _, err := out.Write(data); err != nil {
+		out.Abort()
+		return "", err
+	}
+	if err := out.Close(); err != nil {
+		return "", fmt.Errorf("write %s: %w", path.Base(loc), err)
+	}
+	return loc, nil
+}
+
+// deleteOldMetadata removes metadata files that dropped out of the
+// metadata log, when write.metadata.delete-after-commit.enabled is set.
+func deleteOldMetadata(ctx context.Context, base *Table, at *attempt) {
+	if !at.meta.PropertyBool(iceberg.PropMetadataDeleteAfterCommitEnabled, iceberg.DefaultMetadataDeleteAfterCommitEnabled) {
+		return
+	}
+	kept := map[string]bool{at.location: true}
+	for _, e := range at.meta.MetadataLog() {
+		kept[e.MetadataFile] = true
+	}
+	for _, e := range base.meta.MetadataLog() {
+		if !kept[e.MetadataFile] {
+			base.env.IO.Remove(ctx, e.MetadataFile)
+		}
+	}
+	if !kept[base.location] {
+		base.env.IO.Remove(ctx, base.location)
+	}
+}

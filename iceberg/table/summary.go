@@ -1,0 +1,202 @@
+package table
+
+import (
+	"strconv"
+
+	"github.com/icesql/icesql/iceberg"
+)
+
+// Snapshot summary keys, exactly as Java writes them.
+const (
+	sumAddedDataFiles         = "added-data-files"
+	sumDeletedDataFiles       = "deleted-data-files"
+	sumTotalDataFiles         = "total-data-files"
+	sumAddedDeleteFiles       = "added-delete-files"
+	sumRemovedDeleteFiles     = "removed-delete-files"
+	sumTotalDeleteFiles       = "total-delete-files"
+	sumAddedEqDeleteFiles     = "added-equality-delete-files"
+	sumRemovedEqDeleteFiles   = "removed-equality-delete-files"
+	sumAddedPosDeleteFiles    = "added-position-delete-files"
+	sumRemovedPosDeleteFiles  = "removed-position-delete-files"
+	sumAddedRecords           = "added-records"
+	sumDeletedRecords         = "deleted-records"
+	sumTotalRecords           = "total-records"
+	sumAddedFilesSize         = "added-files-size"
+	sumRemovedFilesSize       = "removed-files-size"
+	sumTotalFilesSize         = "total-files-size"
+	sumAddedPosDeletes        = "added-position-deletes"
+	sumRemovedPosDeletes      = "removed-position-deletes"
+	sumTotalPosDeletes        = "total-position-deletes"
+	sumAddedEqDeletes         = "added-equality-deletes"
+	sumRemovedEqDeletes       = "removed-equality-deletes"
+	sumTotalEqDeletes         = "total-equality-deletes"
+	sumChangedPartitionCount  = "changed-partition-count"
+	sumPartitionSummariesIncl = "partition-summaries-included"
+	sumManifestsCreated       = "manifests-created"
+	sumManifestsKept          = "manifests-kept"
+	sumManifestsReplaced      = "manifests-replaced"
+	sumEntriesProcessed       = "entries-processed"
+	sumEngineName             = "engine-name"
+	sumEngineVersion          = "engine-version"
+)
+
+// EngineVersion is written into every snapshot summary.
+const EngineVersion = "0.1.0"
+
+// summaryBuilder accumulates the file changes of one snapshot and renders
+// Java's summary map, totals included.
+type summaryBuilder struct {
+	addedDataFiles, removedDataFiles           int64
+	addedEqDeleteFiles, removedEqDeleteFiles   int64
+	addedPosDeleteFiles, removedPosDeleteFiles int64
+	addedRecords, deletedRecords               int64
+	addedSize, removedSize                     int64
+	addedPosDeletes, removedPosDeletes         int64
+	addedEqDeletes, removedEqDeletes           int64
+	partitions                                 map[string]struct{}
+	extra                                      map[string]string
+}
+
+func newSummaryBuilder() *summaryBuilder {
+	return &summaryBuilder{partitions: map[string]struct{}{}, extra: map[string]string{}}
+}
+
+// partitionKey identifies a partition tuple for changed-partition-count.
+func partitionKey(f iceberg.DataFile) string {
+	b := strconv.AppendInt(nil, int64(f.SpecID), 10)
+	for _, v := range f.Partition {
+		b = append(b, '|')
+		b = appendPartitionValue(b, v)
+	}
+	return string(b)
+}
+
+func appendPartitionValue(b []byte, v any) []byte {
+	switch x := v.(type) {
+	case nil:
+		return append(b, "\x00null"...)
+	case []byte:
+		return strconv.AppendQuote(b, string(x))
+	case string:
+		return strconv.AppendQuote(b, x)
+	case iceberg.Decimal:
+		return append(b, x.String()...)
+	default:
+		return append(b, []byte(fmtAny(x))...)
+	}
+}
+
+func (s *summaryBuilder) addedFile(f iceberg.DataFile) {
+	s.partitions[partitionKey(f)] = struct{}{}
+	s.addedSize += f.FileSizeInBytes
+	switch f.Content {
+	case iceberg.ContentData:
+		s.addedDataFiles++
+		s.addedRecords += f.RecordCount
+	case iceberg.ContentPositionDeletes:
+		s.addedPosDeleteFiles++
+		s.addedPosDeletes += f.RecordCount
+	case iceberg.ContentEqualityDeletes:
+		s.addedEqDeleteFiles++
+		s.addedEqDeletes += f.RecordCount
+	}
+}
+
+func (s *summaryBuilder) removedFile(f iceberg.DataFile) {
+	s.partitions[partitionKey(f)] = struct{}{}
+	s.removedSize += f.FileSizeInBytes
+	switch f.Content {
+	case iceberg.ContentData:
+		s.removedDataFiles++
+		s.deletedRecords += f.RecordCount
+	case iceberg.ContentPositionDeletes:
+		s.removedPosDeleteFiles++
+		s.removedPosDeletes += f.RecordCount
+	case iceberg.ContentEqualityDeletes:
+		s.removedEqDeleteFiles++
+		s.removedEqDeletes += f.RecordCount
+	}
+}
+
+// build renders the summary; previous is the summary of the branch head the
+// snapshot is committed on top of (nil for the first snapshot).
+func (s *summaryBuilder) build(op iceberg.Operation, previous map[string]string) map[string]string {
+	m := map[string]string{iceberg.SummaryOperation: string(op)}
+	for k, v := range s.extra {
+		m[k] = v
+	}
+	setPos := func(key string, v int64) {
+		if v > 0 {
+			m[key] = strconv.FormatInt(v, 10)
+		}
+	}
+	setPos(sumAddedDataFiles, s.addedDataFiles)
+	setPos(sumDeletedDataFiles, s.removedDataFiles)
+	setPos(sumAddedDeleteFiles, s.addedEqDeleteFiles+s.addedPosDeleteFiles)
+	setPos(sumRemovedDeleteFiles, s.removedEqDeleteFiles+s.removedPosDeleteFiles)
+	setPos(sumAddedEqDeleteFiles, s.addedEqDeleteFiles)
+	setPos(sumRemovedEqDeleteFiles, s.removedEqDeleteFiles)
+	setPos(sumAddedPosDeleteFiles, s.addedPosDeleteFiles)
+	setPos(sumRemovedPosDeleteFiles, s.removedPosDeleteFiles)
+	setPos(sumAddedRecords, s.addedRecords)
+	setPos(sumDeletedRecords, s.deletedRecords)
+	setPos(sumAddedFilesSize, s.addedSize)
+	setPos(sumRemovedFilesSize, s.removedSize)
+	setPos(sumAddedPosDeletes, s.addedPosDeletes)
+	setPos(sumRemovedPosDeletes, s.removedPosDeletes)
+	setPos(sumAddedEqDeletes, s.addedEqDeletes)
+	setPos(sumRemovedEqDeletes, s.removedEqDeletes)
+	m[sumChangedPartitionCount] = strconv.Itoa(len(s.partitions))
+	m[sumPartitionSummariesIncl] = "false"
+
+	total := func(key string, added, removed int64) {
+		prev := int64(0)
+		if previous != nil {
+			v, ok := previous[key]
+			if !ok {
+				return // unknown base total: Java omits the total
+			}
+			p, err := strconv.ParseInt(v, 10, 64)
+			if err != nil {
+				return
+			}
+			prev = p
+		}
+		if t := prev + added - removed; t >= 0 {
+			m[key] = strconv.FormatInt(t, 10)
+		}
+	}
+	total(sumTotalRecords, s.addedRecords, s.deletedRecords)
+	total(sumTotalFilesSize, s.addedSize, s.removedSize)
+	total(sumTotalDataFiles, s.addedDataFiles, s.removedDataFiles)
+	total(sumTotalDeleteFiles, s.addedEqDeleteFiles+s.addedPosDeleteFiles, s.removedEqDeleteFiles+s.removedPosDeleteFiles)
+	total(sumTotalPosDeletes, s.addedPosDeletes, s.removedPosDeletes)
+	total(sumTotalEqDeletes, s.addedEqDeletes, s.removedEqDeletes)
+	m[sumEngineName] = "icesql"
+	m[sumEngineVersion] = EngineVersion
+	return m
+}
+
+func fmtAny(v any) string {
+	switch x := v.(type) {
+	case bool:
+		return strconv.FormatBool(x)
+	case int32:
+		return strconv.FormatInt(int64(x), 10)
+	case int64:
+		return strconv.FormatInt(x, 10)
+	case iceberg.Date:
+		return strconv.FormatInt(int64(x), 10)
+	case iceberg.Time:
+		return strconv.FormatInt(int64(x), 10)
+	case iceberg.Timestamp:
+		return strconv.FormatInt(int64(x), 10)
+	case float32:
+		return strconv.FormatFloat(float64(x), 'g', -1, 32)
+	case float64:
+		return strconv.FormatFloat(x, 'g', -1, 64)
+	case iceberg.UUID:
+		return string(x[:])
+	}
+	return "?"
+}

@@ -1,0 +1,118 @@
+// Package table is the commit protocol of icesql: loading a table from its
+// catalog pointer, producing snapshots (append, overwrite, row delta,
+// rewrite), validating them per isolation level, and installing them with a
+// compare-and-swap of the catalog pointer, retried per commit.retry.*.
+//
+// Every write follows the same four steps: resolve the base snapshot; write
+// data and delete files that nobody can see yet; write the manifest(s), the
+// manifest list and metadata.json; swap the pointer. Only the swap makes
+// anything visible.
+package table
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/icesql/icesql/iceberg"
+	"github.com/icesql/icesql/iceberg/fileio"
+)
+
+// Env is what a table needs to read and commit: its catalog, storage and
+// where commit reports go. One Env serves many tables.
+type Env struct {
+	Catalog  Catalog
+	IO       fileio.FileIO
+	Reporter iceberg.MetricsReporter // may be nil
+	// Now is the clock for snapshot timestamps; nil means time.Now.
+	Now func() time.Time
+	// Faults lets tests fail the write path at a chosen step; nil in production.
+	Faults *Faults
+}
+
+func (e *Env) now() time.Time {
+	if e.Now != nil {
+		return e.Now()
+	}
+	return time.Now()
+}
+
+// Table is one version of a table: its identifier, metadata and the
+// metadata file it was read from. A Table never changes; Refresh returns a
+// new one.
+type Table struct {
+	env      *Env
+	ident    Identifier
+	meta     *iceberg.TableMetadata
+	location string
+}
+
+// Load reads the table's current metadata through the catalog pointer.
+func Load(ctx context.Context, env *Env, ident Identifier) (*Table, error) {
+	loc, err := env.Catalog.CurrentMetadataLocation(ctx, ident)
+	if err != nil {
+		return nil, err
+	}
+	return LoadAt(ctx, env, ident, loc)
+}
+
+// LoadAt reads the table from a given metadata location.
+func LoadAt(ctx context.Context, env *Env, ident Identifier, metadataLocation string) (*Table, error) {
+	meta, err := ReadMetadata(ctx, env.IO, metadataLocation)
+	if err != nil {
+		return nil, fmt.Errorf("table %s: %w", ident, err)
+	}
+	return &Table{env: env, ident: ident, meta: meta, location: metadataLocation}, nil
+}
+
+// ReadMetadata reads and parses a metadata.json (gzipped when its name
+// says .gz.metadata.json).
+func ReadMetadata(ctx context.Context, fio fileio.FileIO, location string) (*iceberg.TableMetadata, error) {
+	f, err := fio.Open(ctx, location)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(f)
+	if err != nil {
+		return nil, &iceberg.CorruptFileError{Path: location, Kind: iceberg.ErrInvalidMetadata, Err: err}
+	}
+	meta, err := iceberg.ParseMetadata(data)
+	if err != nil {
+		return nil, &iceberg.CorruptFileError{Path: location, Kind: iceberg.ErrInvalidMetadata, Err: err}
+	}
+	return meta, nil
+}
+
+// Refresh reloads the table from the catalog.
+func (t *Table) Refresh(ctx context.Context) (*Table, error) { return Load(ctx, t.env, t.ident) }
+
+func (t *Table) Ident() Identifier                { return t.ident }
+func (t *Table) Metadata() *iceberg.TableMetadata { return t.meta }
+func (t *Table) MetadataLocation() string         { return t.location }
+func (t *Table) Env() *Env                        { return t.env }
+func (t *Table) Schema() *iceberg.Schema          { return t.meta.CurrentSchema() }
+func (t *Table) Spec() *iceberg.PartitionSpec     { return t.meta.CurrentSpec() }
+func (t *Table) IO() fileio.FileIO                { return t.env.IO }
+
+// MetadataDir is where manifests, manifest lists and metadata.json go.
+func (t *Table) MetadataDir() string { return metadataDir(t.meta) }
+
+// DataDir is where data and delete files go.
+func (t *Table) DataDir() string { return dataDir(t.meta) }
+
+func metadataDir(m *iceberg.TableMetadata) string {
+	if p := m.Property("write.metadata.path", ""); p != "" {
+		return strings.TrimSuffix(p, "/")
+	}
+	return strings.TrimSuffix(m.Location(), "/") + "/metadata"
+}
+
+func dataDir(m *iceberg.TableMetadata) string {
+	if p := m.Property("write.data.path", ""); p != "" {
+		return strings.TrimSuffix(p, "/")
+	}
+	return strings.TrimSuffix(m.Location(), "/") + "/data"
+}
