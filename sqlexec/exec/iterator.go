@@ -21,6 +21,8 @@ type RecordIterator interface {
 // EvalContext carries what expression evaluation needs besides the batch.
 type EvalContext struct {
 	Mem memory.Allocator
+	// Ctx is the query's context, for expressions that run subqueries.
+	Ctx context.Context
 	// Now is fixed once per query so current_timestamp is stable within it.
 	Now time.Time
 }

@@ -1,0 +1,78 @@
+package planner
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+var (
+	// ErrUnknownColumn is wrapped by *UnknownColumnError.
+	ErrUnknownColumn = errors.New("unknown column")
+	// ErrAmbiguousColumn is wrapped by *AmbiguousColumnError.
+	ErrAmbiguousColumn = errors.New("ambiguous column")
+	// ErrUnknownTable is wrapped by *UnknownTableError.
+	ErrUnknownTable = errors.New("unknown table")
+	// ErrUnknownFunction is wrapped by *UnknownFunctionError.
+	ErrUnknownFunction = errors.New("unknown function")
+	// ErrType reports operands of the wrong type; wrapped by *TypeMismatchError.
+	ErrType = errors.New("type mismatch")
+	// ErrUnsupported reports SQL the engine does not implement.
+	ErrUnsupported = errors.New("unsupported")
+	// ErrInvalidQuery reports SQL that is well-formed but meaningless
+	// (aggregate misuse, wrong column counts, bad ORDER BY position...).
+	ErrInvalidQuery = errors.New("invalid query")
+)
+
+// UnknownColumnError names a column that no table in scope has.
+type UnknownColumnError struct{ Qualifier, Name string }
+
+func (e *UnknownColumnError) Error() string {
+	if e.Qualifier != "" {
+		return fmt.Sprintf("unknown column %s.%s", e.Qualifier, e.Name)
+	}
+	return "unknown column " + e.Name
+}
+func (e *UnknownColumnError) Unwrap() error { return ErrUnknownColumn }
+
+// AmbiguousColumnError names a column that several tables in scope have.
+type AmbiguousColumnError struct {
+	Name       string
+	Candidates []string
+}
+
+func (e *AmbiguousColumnError) Error() string {
+	return fmt.Sprintf("ambiguous column %s (could be %s)", e.Name, strings.Join(e.Candidates, ", "))
+}
+func (e *AmbiguousColumnError) Unwrap() error { return ErrAmbiguousColumn }
+
+// UnknownTableError names a table the catalog does not have.
+type UnknownTableError struct{ Name string }
+
+func (e *UnknownTableError) Error() string { return "unknown table " + e.Name }
+func (e *UnknownTableError) Unwrap() error { return ErrUnknownTable }
+
+// UnknownFunctionError names a function the engine does not have.
+type UnknownFunctionError struct{ Name string }
+
+func (e *UnknownFunctionError) Error() string { return "unknown function " + e.Name }
+func (e *UnknownFunctionError) Unwrap() error { return ErrUnknownFunction }
+
+// TypeMismatchError describes an operator applied to wrong types.
+type TypeMismatchError struct {
+	Op    string
+	Types []string
+}
+
+func (e *TypeMismatchError) Error() string {
+	return fmt.Sprintf("%s cannot be applied to %s", e.Op, strings.Join(e.Types, ", "))
+}
+func (e *TypeMismatchError) Unwrap() error { return ErrType }
+
+func unsupported(format string, args ...any) error {
+	return fmt.Errorf("%w: %s", ErrUnsupported, fmt.Sprintf(format, args...))
+}
+
+func invalid(format string, args ...any) error {
+	return fmt.Errorf("%w: %s", ErrInvalidQuery, fmt.Sprintf(format, args...))
+}

@@ -1,0 +1,258 @@
+package planner
+
+import (
+	"context"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/icesql/icesql/sqlexec/exec"
+)
+
+// NewEvalContext returns an evaluation context for one query.
+func NewEvalContext(ctx context.Context, mem memory.Allocator) *exec.EvalContext {
+	if mem == nil {
+		mem = memory.DefaultAllocator
+	}
+	return &exec.EvalContext{Mem: mem, Ctx: ctx, Now: time.Now().UTC()}
+}
+
+// SchemaOf converts plan columns to an Arrow schema.
+func SchemaOf(cols []Column) *arrow.Schema {
+	fields := make([]arrow.Field, len(cols))
+	for i, c := range cols {
+		fields[i] = arrow.Field{Name: c.Name, Type: c.Type, Nullable: c.Nullable}
+	}
+	return arrow.NewSchema(fields, nil)
+}
+
+// Build turns a logical plan into a physical iterator tree.
+func Build(ctx context.Context, ec *exec.EvalContext, p Plan) (exec.RecordIterator, error) {
+	b := &builder{ctx: ctx, ec: ec}
+	return b.build(p)
+}
+
+type builder struct {
+	ctx context.Context
+	ec  *exec.EvalContext
+}
+
+func (b *builder) build(p Plan) (exec.RecordIterator, error) {
+	if err := b.prepareExprs(p); err != nil {
+		return nil, err
+	}
+	switch n := p.(type) {
+	case *Scan:
+		return b.scan(n)
+	case *Filter:
+		in, err := b.build(n.Input)
+		if err != nil {
+			return nil, err
+		}
+		return &exec.Filter{Input: in, Pred: n.Pred, EC: b.ec}, nil
+	case *Project:
+		in, err := b.build(n.Input)
+		if err != nil {
+			return nil, err
+		}
+		return &exec.Project{Input: in, Exprs: toExec(n.Exprs), Out: SchemaOf(n.Cols), EC: b.ec}, nil
+	case *Aggregate:
+		in, err := b.build(n.Input)
+		if err != nil {
+			return nil, err
+		}
+		aggs := make([]exec.AggSpec, len(n.Aggs))
+		for i, a := range n.Aggs {
+			aggs[i] = exec.AggSpec{Func: a.Func, Distinct: a.Distinct, Out: a.Type}
+			if a.Arg != nil {
+				aggs[i].Arg = a.Arg
+			}
+		}
+		return &exec.HashAggregate{Input: in, Groups: toExec(n.Groups), Aggs: aggs, Out: SchemaOf(n.Cols), EC: b.ec}, nil
+	case *Distinct:
+		in, err := b.build(n.Input)
+		if err != nil {
+			return nil, err
+		}
+		return b.distinct(in, n.Columns()), nil
+	case *Sort:
+		in, err := b.build(n.Input)
+		if err != nil {
+			return nil, err
+		}
+		keys := make([]exec.SortKey, len(n.Keys))
+		for i, k := range n.Keys {
+			keys[i] = exec.SortKey{Expr: k.Expr, Desc: k.Desc, NullsFirst: k.NullsFirst}
+		}
+		return &exec.Sort{Input: in, Keys: keys, EC: b.ec}, nil
+	case *Limit:
+		in, err := b.build(n.Input)
+		if err != nil {
+			return nil, err
+		}
+		return &exec.Limit{Input: in, Offset: n.Offset, Count: n.Count}, nil
+	case *Join:
+		l, r, err := b.build2(n.Left, n.Right)
+		if err != nil {
+			return nil, err
+		}
+		j := &exec.HashJoin{Left: l, Right: r, LeftKeys: toExec(n.LeftKeys), RightKeys: toExec(n.RightKeys),
+			Type: n.Type, NullAware: n.NullAware, Out: SchemaOf(n.Columns()), EC: b.ec}
+		if n.Residual != nil {
+			j.Residual = n.Residual
+		}
+		return j, nil
+	case *SetOp:
+		return b.setOp(n)
+	case *Values:
+		return b.values(n)
+	}
+	return nil, unsupported("plan node %T", p)
+}
+
+func (b *builder) build2(l, r Plan) (exec.RecordIterator, exec.RecordIterator, error) {
+	li, err := b.build(l)
+	if err != nil {
+		return nil, nil, err
+	}
+	ri, err := b.build(r)
+	if err != nil {
+		li.Close()
+		return nil, nil, err
+	}
+	return li, ri, nil
+}
+
+func toExec(es []Expr) []exec.Expr {
+	out := make([]exec.Expr, len(es))
+	for i, e := range es {
+		out[i] = e
+	}
+	return out
+}
+
+func allColumnRefs(cols []Column) []exec.Expr {
+	out := make([]exec.Expr, len(cols))
+	for i, c := range cols {
+		out[i] = &ColumnRef{Index: i, Name: c.Name, Type: c.Type}
+	}
+	return out
+}
+
+func (b *builder) distinct(in exec.RecordIterator, cols []Column) exec.RecordIterator {
+	return &exec.HashAggregate{Input: in, Groups: allColumnRefs(cols), Out: SchemaOf(cols), EC: b.ec}
+}
+
+func (b *builder) scan(s *Scan) (exec.RecordIterator, error) {
+	req := ScanRequest{Columns: s.Cols, Filters: s.Filters, Limit: s.Limit}
+	it, err := s.Table.Scan(b.ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	var exact []bool
+	if ef, ok := s.Table.(ExactFilterer); ok {
+		exact = ef.ExactFilters(req)
+	}
+	var residual Expr
+	pos := map[int]int{}
+	for i, c := range s.Cols {
+		pos[c] = i
+	}
+	for i, f := range s.Filters {
+		if i < len(exact) && exact[i] {
+			continue
+		}
+		re := remapColumns(f, pos)
+		if residual == nil {
+			residual = re
+		} else {
+			residual = &Logic{L: residual, R: re}
+		}
+	}
+	if residual != nil {
+		return &exec.Filter{Input: it, Pred: residual, EC: b.ec}, nil
+	}
+	return it, nil
+}
+
+func (b *builder) setOp(n *SetOp) (exec.RecordIterator, error) {
+	l, r, err := b.build2(n.Left, n.Right)
+	if err != nil {
+		return nil, err
+	}
+	cols := n.Columns()
+	out := SchemaOf(cols)
+	switch n.Kind {
+	case SetUnion:
+		u := &exec.Union{Inputs: []exec.RecordIterator{l, r}, Out: out}
+		if n.All {
+			return u, nil
+		}
+		return b.distinct(u, cols), nil
+	}
+	if n.All {
+		l.Close()
+		r.Close()
+		return nil, unsupported("INTERSECT ALL / EXCEPT ALL")
+	}
+	t := exec.JoinSemi
+	if n.Kind == SetExcept {
+		t = exec.JoinAnti
+	}
+	keys := allColumnRefs(cols)
+	j := &exec.HashJoin{Left: l, Right: r, LeftKeys: keys, RightKeys: keys, Type: t, NullsEqual: true, Out: out, EC: b.ec}
+	return b.distinct(j, cols), nil
+}
+
+func (b *builder) values(v *Values) (exec.RecordIterator, error) {
+	out := SchemaOf(v.Cols)
+	empty := array.NewRecordBatch(arrow.NewSchema(nil, nil), nil, 1)
+	defer empty.Release()
+	builders := make([]array.Builder, len(v.Cols))
+	for i, c := range v.Cols {
+		builders[i] = array.NewBuilder(b.ec.Mem, c.Type)
+		defer builders[i].Release()
+	}
+	for _, row := range v.Rows {
+		for i, e := range row {
+			a, err := e.Eval(b.ec, empty)
+			if err != nil {
+				return nil, err
+			}
+			err = exec.AppendValue(builders[i], exec.ValueAt(a, 0))
+			a.Release()
+			if err != nil {
+				return nil, err
+			}
+		}
+	}
+	cols := make([]arrow.Array, len(builders))
+	for i, bl := range builders {
+		cols[i] = bl.NewArray()
+	}
+	rb := array.NewRecordBatch(out, cols, int64(len(v.Rows)))
+	exec.ReleaseArrays(cols)
+	return &exec.Values{Out: out, Batches: []arrow.RecordBatch{rb}}, nil
+}
+
+// prepareExprs gives subquery expressions in p what they need to run.
+func (b *builder) prepareExprs(p Plan) error {
+	for _, e := range planExprs(p) {
+		walkExpr(e, func(x Expr) {
+			if sq, ok := x.(subqueryExpr); ok {
+				sq.setRunner(b.runSubquery)
+			}
+		})
+	}
+	return nil
+}
+
+func (b *builder) runSubquery(p Plan) ([]arrow.RecordBatch, error) {
+	it, err := b.build(p)
+	if err != nil {
+		return nil, err
+	}
+	return exec.Collect(b.ctx, it)
+}
