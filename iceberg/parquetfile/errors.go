@@ -1,0 +1,23 @@
+package parquetfile
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/icesql/icesql/iceberg"
+)
+
+// ErrWriterClosed is returned when writing to a closed Writer.
+var ErrWriterClosed = errors.New("parquetfile: writer is closed")
+
+// ErrUnknownCodec is returned for an unsupported compression codec name.
+var ErrUnknownCodec = errors.New("parquetfile: unknown compression codec")
+
+// ErrNoFieldIDs is returned when a file's columns carry no field ids and the
+// caller supplied no name mapping.
+var ErrNoFieldIDs = errors.New("parquetfile: file has no field ids and no name mapping was given")
+
+// corrupt wraps a decoding failure so that it matches iceberg.ErrInvalidDataFile.
+func corrupt(format string, args ...any) error {
+	return &iceberg.CorruptFileError{Kind: iceberg.ErrInvalidDataFile, Err: fmt.Errorf(format, args...)}
+}

@@ -1,0 +1,110 @@
+package parquetfile
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/parquet-go/parquet-go"
+	"github.com/parquet-go/parquet-go/compress"
+	"github.com/parquet-go/parquet-go/compress/gzip"
+	"github.com/parquet-go/parquet-go/compress/snappy"
+	"github.com/parquet-go/parquet-go/compress/uncompressed"
+	"github.com/parquet-go/parquet-go/compress/zstd"
+)
+
+// Table property names read by OptionsFromProperties.
+const (
+	PropCompressionCodec  = "write.parquet.compression-codec"
+	PropRowGroupSizeBytes = "write.parquet.row-group-size-bytes"
+	PropPageSizeBytes     = "write.parquet.page-size-bytes"
+	PropTargetFileSize    = "write.target-file-size-bytes"
+)
+
+// WriterOptions configure a Writer. Zero values take the defaults.
+type WriterOptions struct {
+	// Compression is the codec name: "zstd" (default), "snappy", "gzip" or
+	// "uncompressed" ("none" is accepted too).
+	Compression string
+	// RowGroupSizeBytes is the target (uncompressed, estimated) row group
+	// size; default 128 MiB.
+	RowGroupSizeBytes int64
+	// PageSizeBytes is the target page size; default 1 MiB.
+	PageSizeBytes int
+	// TruncateLength cuts string and binary bounds (Java's truncate(16)
+	// metrics mode); default 16. Negative disables bounds.
+	TruncateLength int
+	// KeyValueMetadata is added to the file footer.
+	KeyValueMetadata map[string]string
+}
+
+// OptionsFromProperties reads the write.parquet.* table properties.
+func OptionsFromProperties(props map[string]string) (WriterOptions, error) {
+	var o WriterOptions
+	o.Compression = props[PropCompressionCodec]
+	if _, err := codecByName(o.Compression); err != nil {
+		return o, err
+	}
+	if v, ok := props[PropRowGroupSizeBytes]; ok {
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || n <= 0 {
+			return o, fmt.Errorf("parquetfile: %s=%q is not a positive integer", PropRowGroupSizeBytes, v)
+		}
+		o.RowGroupSizeBytes = n
+	}
+	if v, ok := props[PropPageSizeBytes]; ok {
+		n, err := strconv.Atoi(v)
+		if err != nil || n <= 0 {
+			return o, fmt.Errorf("parquetfile: %s=%q is not a positive integer", PropPageSizeBytes, v)
+		}
+		o.PageSizeBytes = n
+	}
+	return o, nil
+}
+
+func (o WriterOptions) withDefaults() WriterOptions {
+	if o.RowGroupSizeBytes <= 0 {
+		o.RowGroupSizeBytes = 128 << 20
+	}
+	if o.PageSizeBytes <= 0 {
+		o.PageSizeBytes = 1 << 20
+	}
+	if o.TruncateLength == 0 {
+		o.TruncateLength = 16
+	}
+	return o
+}
+
+func codecByName(name string) (compress.Codec, error) {
+	switch strings.ToLower(name) {
+	case "", "zstd":
+		return &zstd.Codec{Level: zstd.SpeedDefault}, nil
+	case "snappy":
+		return &snappy.Codec{}, nil
+	case "gzip":
+		return &gzip.Codec{Level: gzip.DefaultCompression}, nil
+	case "uncompressed", "none":
+		return &uncompressed.Codec{}, nil
+	}
+	return nil, fmt.Errorf("%w: %q", ErrUnknownCodec, name)
+}
+
+func (o WriterOptions) parquetOptions(schema *parquet.Schema) ([]parquet.WriterOption, error) {
+	codec, err := codecByName(o.Compression)
+	if err != nil {
+		return nil, err
+	}
+	opts := []parquet.WriterOption{
+		schema,
+		parquet.Compression(codec),
+		parquet.PageBufferSize(o.PageSizeBytes),
+		// v1 data pages are what Java writes by default and what every
+		// reader handles.
+		parquet.DataPageVersion(1),
+		parquet.CreatedBy("icesql", "0", ""),
+	}
+	for k, v := range o.KeyValueMetadata {
+		opts = append(opts, parquet.KeyValueMetadata(k, v))
+	}
+	return opts, nil
+}
