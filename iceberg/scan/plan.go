@@ -1,0 +1,185 @@
+package scan
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"sync"
+
+	"github.com/icesql/icesql/iceberg"
+	"github.com/icesql/icesql/iceberg/expr"
+	"github.com/icesql/icesql/iceberg/manifest"
+)
+
+// Opener opens a metadata file (manifest list or manifest) by path.
+type Opener func(path string) (io.ReadCloser, error)
+
+// Options tune planning.
+type Options struct {
+	// CaseSensitive resolves filter column names exactly; SQL callers
+	// usually want false.
+	CaseSensitive bool
+	// Workers is how many manifests are read at once (default 4).
+	Workers int
+}
+
+// Plan lists the data files of a snapshot that may hold rows matching
+// filter (nil means all rows), each with its applicable deletes and its
+// residual filter, in manifest-list order. Errors are *PlanError naming
+// the file, or a *expr.BindError for a bad filter.
+func Plan(ctx context.Context, open Opener, meta *iceberg.TableMetadata, snapshotID int64, filter expr.Expr, opts Options) ([]FileScanTask, Stats, error) {
+	var stats Stats
+	if err := ctx.Err(); err != nil {
+		return nil, stats, err
+	}
+	snap, ok := meta.SnapshotByID(snapshotID)
+	if !ok {
+		return nil, stats, fmt.Errorf("%w: %d", iceberg.ErrNoSuchSnapshot, snapshotID)
+	}
+	if snap.ManifestList == "" {
+		return nil, stats, fmt.Errorf("%w: snapshot %d", ErrNoManifestList, snapshotID)
+	}
+	schema := meta.CurrentSchema()
+	if snap.SchemaID != nil {
+		if s, ok := meta.SchemaByID(*snap.SchemaID); ok {
+			schema = s
+		}
+	}
+	if filter == nil {
+		filter = expr.True()
+	}
+	bound, err := expr.Bind(schema, filter, opts.CaseSensitive)
+	if err != nil {
+		return nil, stats, err
+	}
+	manifests, err := readManifestList(open, snap.ManifestList)
+	if err != nil {
+		return nil, stats, err
+	}
+	p := &planner{schema: schema, filter: bound, specs: map[int]*iceberg.PartitionSpec{}, perSpec: map[int]*specEvaluators{}}
+	for _, s := range meta.Specs() {
+		p.specs[s.ID] = s
+	}
+
+	var dataManifests, deleteManifests []iceberg.ManifestFile
+	for _, mf := range manifests {
+		isData := mf.Content == iceberg.ManifestContentData
+		if isData {
+			stats.Manifests++
+		} else {
+			stats.DeleteManifests++
+		}
+		keep, err := p.keepManifest(&mf)
+		if err != nil {
+			return nil, stats, &PlanError{Path: mf.Path, Err: err}
+		}
+		switch {
+		case !keep && isData:
+			stats.ManifestsPruned++
+		case !keep:
+			stats.DeleteManifestsPruned++
+		case isData:
+			dataManifests = append(dataManifests, mf)
+		default:
+			deleteManifests = append(deleteManifests, mf)
+		}
+	}
+
+	deleteResults, err := p.readAll(ctx, open, deleteManifests, opts.Workers)
+	if err != nil {
+		return nil, stats, err
+	}
+	var deletes []DeleteFile
+	for _, r := range deleteResults {
+		for _, e := range r.entries {
+			deletes = append(deletes, DeleteFile{File: e.DataFile, DataSequenceNumber: seqOf(e)})
+		}
+	}
+	stats.DeleteFiles = len(deletes)
+	index := newDeleteIndex(deletes, p.specs)
+
+	dataResults, err := p.readAll(ctx, open, dataManifests, opts.Workers)
+	if err != nil {
+		return nil, stats, err
+	}
+	var tasks []FileScanTask
+	for _, r := range dataResults {
+		stats.DataFiles += r.live
+		stats.PrunedByPartition += r.prunedByPartition
+		stats.PrunedByMetrics += r.prunedByMetrics
+		for _, e := range r.entries {
+			seq := seqOf(e)
+			f := e.DataFile
+			tasks = append(tasks, FileScanTask{
+				File: f, DataSequenceNumber: seq, Deletes: index.forFile(&f, seq),
+				Residual: r.residual.Residual(f.Partition), Spec: r.spec,
+			})
+		}
+	}
+	stats.PlannedFiles = len(tasks)
+	return tasks, stats, nil
+}
+
+func seqOf(e iceberg.ManifestEntry) int64 {
+	if e.SequenceNumber != nil {
+		return *e.SequenceNumber
+	}
+	return 0
+}
+
+func readManifestList(open Opener, path string) ([]iceberg.ManifestFile, error) {
+	rc, err := open(path)
+	if err != nil {
+		return nil, &PlanError{Path: path, Err: err}
+	}
+	defer rc.Close()
+	list, err := manifest.ReadManifestList(rc, manifest.WithPath(path))
+	if err != nil {
+		return nil, &PlanError{Path: path, Err: err}
+	}
+	return list, nil
+}
+
+// readAll reads manifests on a few goroutines, keeping list order.
+func (p *planner) readAll(ctx context.Context, open Opener, mfs []iceberg.ManifestFile, workers int) ([]manifestResult, error) {
+	if workers <= 0 {
+		workers = 4
+	}
+	results := make([]manifestResult, len(mfs))
+	errs := make([]error, len(mfs))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(workers, len(mfs)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				results[i], errs[i] = p.readManifest(open, &mfs[i])
+			}
+		}()
+	}
+	var ctxErr error
+feed:
+	for i := range mfs {
+		if ctxErr = ctx.Err(); ctxErr != nil {
+			break
+		}
+		select {
+		case next <- i:
+		case <-ctx.Done():
+			ctxErr = ctx.Err()
+			break feed
+		}
+	}
+	close(next)
+	wg.Wait()
+	if ctxErr != nil {
+		return nil, ctxErr
+	}
+	for i, err := range errs {
+		if err != nil {
+			return nil, &PlanError{Path: mfs[i].Path, Err: err}
+		}
+	}
+	return results, nil
+}

@@ -1,0 +1,69 @@
+// Package scan plans a table scan: it reads a snapshot's manifest list and
+// manifests, prunes manifests by partition summaries and data files by
+// partition values and column metrics, and attaches to each data file the
+// delete files that apply to it.
+package scan
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/icesql/icesql/iceberg"
+	"github.com/icesql/icesql/iceberg/expr"
+)
+
+// FileScanTask is one data file to read, with the deletes that apply to it
+// and the part of the filter its partition does not already decide.
+type FileScanTask struct {
+	File               iceberg.DataFile
+	DataSequenceNumber int64
+	Deletes            []DeleteFile
+	Residual           expr.BoundExpr
+	Spec               *iceberg.PartitionSpec
+}
+
+// DeleteFile is a position or equality delete file with its data sequence
+// number.
+type DeleteFile struct {
+	File               iceberg.DataFile
+	DataSequenceNumber int64
+}
+
+// Stats counts planning work for EXPLAIN.
+type Stats struct {
+	Manifests             int // data manifests in the manifest list
+	ManifestsPruned       int // skipped by partition summaries or counts
+	DeleteManifests       int
+	DeleteManifestsPruned int
+	DataFiles             int // live data file entries in scanned manifests
+	PrunedByPartition     int
+	PrunedByMetrics       int
+	PlannedFiles          int
+	DeleteFiles           int // live delete files kept after partition pruning
+}
+
+func (s Stats) String() string {
+	return fmt.Sprintf("manifests %d/%d (delete %d/%d), files %d/%d (pruned %d by partition, %d by metrics), delete files %d",
+		s.Manifests-s.ManifestsPruned, s.Manifests, s.DeleteManifests-s.DeleteManifestsPruned, s.DeleteManifests,
+		s.PlannedFiles, s.DataFiles, s.PrunedByPartition, s.PrunedByMetrics, s.DeleteFiles)
+}
+
+// partitionKey identifies a partition (spec id and values) for matching
+// deletes to data files.
+func partitionKey(specID int, values []any) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d", specID)
+	for _, v := range values {
+		switch x := v.(type) {
+		case nil:
+			b.WriteString("|null")
+		case []byte:
+			fmt.Fprintf(&b, "|%T:%x", x, x)
+		case iceberg.Decimal:
+			fmt.Fprintf(&b, "|dec:%s", x)
+		default:
+			fmt.Fprintf(&b, "|%T:%v", x, x)
+		}
+	}
+	return b.String()
+}
