@@ -241,6 +241,9 @@ func (m *TableMetadata) specsFromJSON(mj *metadataJSON) error {
 		}
 		m.defaultSpecID = *mj.DefaultSpecID
 		for i, raw := range mj.PartitionSpecs {
+			if !isJSONValue(raw) {
+				return metaErrorf(ErrInvalidMetadata, "partition-specs[%d] is null", i)
+			}
 			if m.formatVersion == 1 {
 				var err error
 				if raw, err = v1SpecWithIDs(raw); err != nil {
@@ -324,6 +327,9 @@ func (m *TableMetadata) sortOrdersFromJSON(mj *metadataJSON) error {
 	}
 	m.defaultSortOrderID = *mj.DefaultSortOrderID
 	for i, raw := range mj.SortOrders {
+		if !isJSONValue(raw) {
+			return metaErrorf(ErrInvalidMetadata, "sort-orders[%d] is null", i)
+		}
 		o := new(SortOrder)
 		if err := json.Unmarshal(raw, o); err != nil {
 			return fmt.Errorf("%w: sort-orders[%d]: %w", ErrInvalidMetadata, i, err)

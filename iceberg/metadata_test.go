@@ -289,6 +289,8 @@ func TestParseMetadataErrors(t *testing.T) {
 		}), nil},
 		{"sequence above last", editFixture(t, func(m map[string]any) { m["last-sequence-number"] = 1 }), nil},
 		{"bad snapshot log", editFixture(t, func(m map[string]any) { m["snapshot-log"] = []any{map[string]any{"x": 1}} }), nil},
+		{"null sort order", editFixture(t, func(m map[string]any) { m["sort-orders"] = []any{nil} }), nil},
+		{"null spec", editFixture(t, func(m map[string]any) { m["partition-specs"] = []any{nil} }), nil},
 		{"properties not strings", editFixture(t, func(m map[string]any) { m["properties"] = map[string]any{"a": 1} }), nil},
 	}
 	for _, c := range cases {
