@@ -26,7 +26,11 @@ func children(e Expr) []Expr {
 	case *InList:
 		return append([]Expr{x.E}, x.List...)
 	case *InSubquery:
-		return []Expr{x.E}
+		return append([]Expr{x.E}, x.OuterCols...)
+	case *Exists:
+		return x.OuterCols
+	case *ScalarSubquery:
+		return x.OuterCols
 	}
 	return nil
 }
@@ -61,7 +65,15 @@ func withChildren(e Expr, c []Expr) Expr {
 		return &InList{E: c[0], List: c[1:], Negate: x.Negate}
 	case *InSubquery:
 		n := *x
-		n.E = c[0]
+		n.E, n.OuterCols = c[0], c[1:]
+		return &n
+	case *Exists:
+		n := *x
+		n.OuterCols = c
+		return &n
+	case *ScalarSubquery:
+		n := *x
+		n.OuterCols = c
 		return &n
 	}
 	return e

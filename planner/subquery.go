@@ -41,8 +41,11 @@ func (o *OuterRef) Eval(ec *exec.EvalContext, b arrow.RecordBatch) (arrow.Array,
 
 // subqueryBase runs Plan once if uncorrelated, else once per outer row.
 type subqueryBase struct {
-	Plan       Plan
-	Correlated *OuterRow // nil when uncorrelated
+	Plan Plan
+	// OuterCols are expressions over the outer input whose values the
+	// subquery's OuterRefs read, by position; empty when uncorrelated.
+	OuterCols  []Expr
+	Correlated *OuterRow
 	run        subqueryRunner
 	cached     [][]any
 	haveCache  bool
@@ -58,6 +61,15 @@ func (s *subqueryBase) forEachRow(ec *exec.EvalContext, b arrow.RecordBatch, f f
 	bld := array.NewBuilder(ec.Mem, out)
 	defer bld.Release()
 	n := int(b.NumRows())
+	outer := make([]arrow.Array, len(s.OuterCols))
+	defer func() { exec.ReleaseArrays(outer) }()
+	for i, e := range s.OuterCols {
+		a, err := e.Eval(ec, b)
+		if err != nil {
+			return nil, err
+		}
+		outer[i] = a
+	}
 	for i := 0; i < n; i++ {
 		var res [][]any
 		if s.Correlated == nil {
@@ -70,9 +82,9 @@ func (s *subqueryBase) forEachRow(ec *exec.EvalContext, b arrow.RecordBatch, f f
 			}
 			res = s.cached
 		} else {
-			vals := make([]any, b.NumCols())
+			vals := make([]any, len(outer))
 			for c := range vals {
-				vals[c] = exec.ValueAt(b.Column(c), i)
+				vals[c] = exec.ValueAt(outer[c], i)
 			}
 			s.Correlated.Values = vals
 			r, err := s.runRows()

@@ -1,0 +1,532 @@
+package planner
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/pingcap/tidb/pkg/parser/format"
+	"github.com/pingcap/tidb/pkg/parser/opcode"
+	driver "github.com/pingcap/tidb/pkg/parser/test_driver"
+
+	"github.com/icesql/icesql/sqlexec/exec"
+)
+
+// restore renders an AST expression as canonical SQL text; the binder
+// matches GROUP BY and ORDER BY expressions by it.
+func restore(n ast.Node) string {
+	var sb strings.Builder
+	_ = n.Restore(format.NewRestoreCtx(format.RestoreStringSingleQuotes|format.RestoreKeyWordLowercase|format.RestoreNameLowercase, &sb))
+	return sb.String()
+}
+
+// bindExpr binds an AST expression against a scope.
+func (b *binder) bindExpr(n ast.ExprNode, sc *scope) (Expr, error) {
+	if sc.agg != nil {
+		if e, ok, err := sc.agg.lookup(b, n); ok || err != nil {
+			return e, err
+		}
+	}
+	switch x := n.(type) {
+	case *ast.ParenthesesExpr:
+		return b.bindExpr(x.Expr, sc)
+	case *ast.ColumnNameExpr:
+		if sc.agg != nil {
+			return nil, invalid("column %s must appear in GROUP BY or be used in an aggregate function", x.Name.Name.O)
+		}
+		return sc.resolve(x.Name.Table.O, x.Name.Name.O)
+	case *driver.ValueExpr:
+		return literalOf(x)
+	case *ast.BinaryOperationExpr:
+		return b.bindBinary(x, sc)
+	case *ast.UnaryOperationExpr:
+		e, err := b.bindExpr(x.V, sc)
+		if err != nil {
+			return nil, err
+		}
+		switch x.Op {
+		case opcode.Not, opcode.Not2:
+			e, err = coerceBool(e, "NOT")
+			if err != nil {
+				return nil, err
+			}
+			return &Not{E: e}, nil
+		case opcode.Minus:
+			if !isNumeric(e.DataType()) {
+				return nil, &TypeMismatchError{Op: "unary -", Types: []string{typeName(e.DataType())}}
+			}
+			t := arithType(e.DataType())
+			return &Arith{Op: exec.ArithSub, L: &Literal{Value: zeroOf(t), Type: t}, R: coerce(e, t)}, nil
+		case opcode.Plus:
+			return e, nil
+		}
+		return nil, unsupported("unary operator %s", x.Op)
+	case *ast.IsNullExpr:
+		e, err := b.bindExpr(x.Expr, sc)
+		if err != nil {
+			return nil, err
+		}
+		return &IsNull{E: e, Negate: x.Not}, nil
+	case *ast.IsTruthExpr:
+		e, err := b.bindExpr(x.Expr, sc)
+		if err != nil {
+			return nil, err
+		}
+		if e, err = coerceBool(e, "IS TRUE"); err != nil {
+			return nil, err
+		}
+		// x IS TRUE is never NULL: coalesce(x = want, false)
+		want := &Literal{Value: x.True != 0, Type: typeBool}
+		eq := &Compare{Op: exec.CmpEQ, L: e, R: want}
+		var r Expr = coalesceExpr([]Expr{eq, &Literal{Value: false, Type: typeBool}}, typeBool)
+		if x.Not {
+			r = &Not{E: r}
+		}
+		return r, nil
+	case *ast.BetweenExpr:
+		v, err := b.bindExpr(x.Expr, sc)
+		if err != nil {
+			return nil, err
+		}
+		lo, err := b.bindExpr(x.Left, sc)
+		if err != nil {
+			return nil, err
+		}
+		hi, err := b.bindExpr(x.Right, sc)
+		if err != nil {
+			return nil, err
+		}
+		ge, err := compareExprs(exec.CmpGE, v, lo)
+		if err != nil {
+			return nil, err
+		}
+		le, err := compareExprs(exec.CmpLE, v, hi)
+		if err != nil {
+			return nil, err
+		}
+		var r Expr = &Logic{L: ge, R: le}
+		if x.Not {
+			r = &Not{E: r}
+		}
+		return r, nil
+	case *ast.PatternLikeOrIlikeExpr:
+		return b.bindLike(x, sc)
+	case *ast.PatternInExpr:
+		return b.bindIn(x, sc)
+	case *ast.CaseExpr:
+		return b.bindCase(x, sc)
+	case *ast.FuncCastExpr:
+		e, err := b.bindExpr(x.Expr, sc)
+		if err != nil {
+			return nil, err
+		}
+		t, err := FieldTypeToArrow(x.Tp)
+		if err != nil {
+			return nil, err
+		}
+		return castTo(e, t)
+	case *ast.FuncCallExpr:
+		return b.bindCall(x, sc)
+	case *ast.AggregateFuncExpr:
+		return nil, invalid("aggregate function %s is not allowed here", strings.ToLower(x.F))
+	case *ast.WindowFuncExpr:
+		return nil, unsupported("window functions")
+	case *ast.SubqueryExpr:
+		return b.bindScalarSubquery(x, sc)
+	case *ast.ExistsSubqueryExpr:
+		sq, ok := x.Sel.(*ast.SubqueryExpr)
+		if !ok {
+			return nil, unsupported("EXISTS over %T", x.Sel)
+		}
+		base, err := b.bindSubqueryPlan(sq.Query, sc)
+		if err != nil {
+			return nil, err
+		}
+		return &Exists{subqueryBase: *base, Negate: x.Not}, nil
+	case *ast.CompareSubqueryExpr:
+		return nil, unsupported("ANY/ALL subqueries")
+	case *ast.DefaultExpr:
+		return nil, unsupported("DEFAULT")
+	}
+	return nil, unsupported("expression %s", restore(n))
+}
+
+func zeroOf(t arrow.DataType) any {
+	if t.ID() == arrow.FLOAT64 {
+		return float64(0)
+	}
+	return int64(0)
+}
+
+func literalOf(v *driver.ValueExpr) (Expr, error) {
+	switch v.Kind() {
+	case driver.KindNull:
+		return &Literal{Type: typeNull}, nil
+	case driver.KindInt64:
+		return &Literal{Value: v.GetInt64(), Type: typeLong}, nil
+	case driver.KindUint64:
+		u := v.GetUint64()
+		if u > 1<<63-1 {
+			return &Literal{Value: float64(u), Type: typeDouble}, nil
+		}
+		return &Literal{Value: int64(u), Type: typeLong}, nil
+	case driver.KindFloat32:
+		return &Literal{Value: float64(v.GetFloat32()), Type: typeDouble}, nil
+	case driver.KindFloat64:
+		return &Literal{Value: v.GetFloat64(), Type: typeDouble}, nil
+	case driver.KindString:
+		return &Literal{Value: v.GetString(), Type: typeString}, nil
+	case driver.KindBytes:
+		return &Literal{Value: string(v.GetBytes()), Type: typeString}, nil
+	case driver.KindMysqlDecimal:
+		// Decimal literals become DOUBLE: the engine computes in floating point.
+		f, err := strconv.ParseFloat(v.GetMysqlDecimal().String(), 64)
+		if err != nil {
+			return nil, invalid("bad numeric literal %s", v.GetMysqlDecimal().String())
+		}
+		return &Literal{Value: f, Type: typeDouble}, nil
+	case driver.KindBinaryLiteral:
+		return &Literal{Value: string(v.GetBinaryLiteral()), Type: typeString}, nil
+	}
+	return nil, unsupported("literal of kind %d", v.Kind())
+}
+
+// coerce converts e to t, folding casts of literals right away.
+func coerce(e Expr, t arrow.DataType) Expr {
+	if arrow.TypeEqual(e.DataType(), t) {
+		return e
+	}
+	if l, ok := e.(*Literal); ok {
+		if v, err := exec.CastValue(l.Value, l.Type, t); err == nil {
+			return &Literal{Value: v, Type: t}
+		}
+	}
+	return &Cast{E: e, To: t}
+}
+
+// castTo is an explicit CAST; literal casts fail at bind time.
+func castTo(e Expr, t arrow.DataType) (Expr, error) {
+	if l, ok := e.(*Literal); ok {
+		v, err := exec.CastValue(l.Value, l.Type, t)
+		if err != nil {
+			return nil, err
+		}
+		return &Literal{Value: v, Type: t}, nil
+	}
+	if !castAllowed(e.DataType(), t) {
+		return nil, &TypeMismatchError{Op: "CAST to " + typeName(t), Types: []string{typeName(e.DataType())}}
+	}
+	return &Cast{E: e, To: t}, nil
+}
+
+func castAllowed(from, to arrow.DataType) bool {
+	f, t := from.ID(), to.ID()
+	switch {
+	case f == t, f == arrow.NULL, f == arrow.STRING, t == arrow.STRING:
+		return true
+	case isNumeric(from) && (isNumeric(to) || t == arrow.BOOL):
+		return true
+	case f == arrow.BOOL && isNumeric(to):
+		return true
+	case isTemporal(from) && isTemporal(to):
+		return true
+	case f == arrow.BINARY && t == arrow.STRING:
+		return true
+	}
+	return false
+}
+
+func coerceBool(e Expr, op string) (Expr, error) {
+	switch e.DataType().ID() {
+	case arrow.BOOL:
+		return e, nil
+	case arrow.NULL:
+		return coerce(e, typeBool), nil
+	}
+	if isNumeric(e.DataType()) {
+		return &Compare{Op: exec.CmpNE, L: coerce(e, typeDouble), R: &Literal{Value: float64(0), Type: typeDouble}}, nil
+	}
+	return nil, &TypeMismatchError{Op: op, Types: []string{typeName(e.DataType())}}
+}
+
+// unify converts two operands to their common type; a string literal
+// compared with a typed value is cast to that type.
+func unify(op string, l, r Expr) (Expr, Expr, error) {
+	lt, rt := l.DataType(), r.DataType()
+	if lt.ID() == arrow.STRING && rt.ID() != arrow.STRING && rt.ID() != arrow.NULL {
+		if _, ok := l.(*Literal); ok {
+			c, err := castTo(l, rt)
+			return c, r, err
+		}
+	}
+	if rt.ID() == arrow.STRING && lt.ID() != arrow.STRING && lt.ID() != arrow.NULL {
+		if _, ok := r.(*Literal); ok {
+			c, err := castTo(r, lt)
+			return l, c, err
+		}
+	}
+	t, ok := commonType(lt, rt)
+	if !ok {
+		return nil, nil, &TypeMismatchError{Op: op, Types: []string{typeName(lt), typeName(rt)}}
+	}
+	if t.ID() == arrow.NULL {
+		t = typeBool
+	}
+	return coerce(l, t), coerce(r, t), nil
+}
+
+func compareExprs(op exec.CmpOp, l, r Expr) (Expr, error) {
+	l, r, err := unify(op.String(), l, r)
+	if err != nil {
+		return nil, err
+	}
+	if l.DataType().ID() == arrow.DECIMAL128 {
+		// compare decimals as doubles: the kernels have no decimal fast path
+		l, r = coerce(l, typeDouble), coerce(r, typeDouble)
+	}
+	return &Compare{Op: op, L: l, R: r}, nil
+}
+
+// arithType is the type integer and floating arithmetic is done in.
+func arithType(t arrow.DataType) arrow.DataType {
+	if isInteger(t) {
+		return typeLong
+	}
+	return typeDouble
+}
+
+var cmpOps = map[opcode.Op]exec.CmpOp{
+	opcode.EQ: exec.CmpEQ, opcode.NE: exec.CmpNE, opcode.LT: exec.CmpLT,
+	opcode.LE: exec.CmpLE, opcode.GT: exec.CmpGT, opcode.GE: exec.CmpGE,
+}
+
+var arithOps = map[opcode.Op]exec.ArithOp{
+	opcode.Plus: exec.ArithAdd, opcode.Minus: exec.ArithSub, opcode.Mul: exec.ArithMul,
+	opcode.Div: exec.ArithDiv, opcode.IntDiv: exec.ArithDiv, opcode.Mod: exec.ArithMod,
+}
+
+func (b *binder) bindBinary(x *ast.BinaryOperationExpr, sc *scope) (Expr, error) {
+	l, err := b.bindExpr(x.L, sc)
+	if err != nil {
+		return nil, err
+	}
+	r, err := b.bindExpr(x.R, sc)
+	if err != nil {
+		return nil, err
+	}
+	switch x.Op {
+	case opcode.LogicAnd, opcode.LogicOr:
+		if l, err = coerceBool(l, x.Op.String()); err != nil {
+			return nil, err
+		}
+		if r, err = coerceBool(r, x.Op.String()); err != nil {
+			return nil, err
+		}
+		return &Logic{Or: x.Op == opcode.LogicOr, L: l, R: r}, nil
+	case opcode.NullEQ:
+		l, r, err := unify("<=>", l, r)
+		if err != nil {
+			return nil, err
+		}
+		// a <=> b: both NULL, or both non-NULL and equal
+		eq := &Compare{Op: exec.CmpEQ, L: l, R: r}
+		bothNull := &Logic{L: &IsNull{E: l}, R: &IsNull{E: r}}
+		return coalesceExpr([]Expr{&Logic{Or: true, L: bothNull, R: eq}, &Literal{Value: false, Type: typeBool}}, typeBool), nil
+	}
+	if op, ok := cmpOps[x.Op]; ok {
+		return compareExprs(op, l, r)
+	}
+	if op, ok := arithOps[x.Op]; ok {
+		return arithExprs(x.Op, op, l, r)
+	}
+	return nil, unsupported("operator %s", x.Op)
+}
+
+func arithExprs(raw opcode.Op, op exec.ArithOp, l, r Expr) (Expr, error) {
+	lt, rt := l.DataType(), r.DataType()
+	if lt.ID() == arrow.NULL && rt.ID() == arrow.NULL {
+		return &Literal{Type: typeLong}, nil
+	}
+	if lt.ID() == arrow.NULL {
+		lt = rt
+	}
+	if rt.ID() == arrow.NULL {
+		rt = lt
+	}
+	if !isNumeric(lt) || !isNumeric(rt) {
+		return nil, &TypeMismatchError{Op: raw.String(), Types: []string{typeName(l.DataType()), typeName(r.DataType())}}
+	}
+	t := typeDouble
+	if isInteger(lt) && isInteger(rt) && raw != opcode.Div {
+		t = typeLong
+	}
+	var e Expr = &Arith{Op: op, L: coerce(l, t), R: coerce(r, t)}
+	if raw == opcode.IntDiv && t.ID() == arrow.FLOAT64 {
+		e = &Cast{E: e, To: typeLong}
+	}
+	return e, nil
+}
+
+func (b *binder) bindLike(x *ast.PatternLikeOrIlikeExpr, sc *scope) (Expr, error) {
+	e, err := b.bindExpr(x.Expr, sc)
+	if err != nil {
+		return nil, err
+	}
+	p, err := b.bindExpr(x.Pattern, sc)
+	if err != nil {
+		return nil, err
+	}
+	for _, a := range []Expr{e, p} {
+		if id := a.DataType().ID(); id != arrow.STRING && id != arrow.NULL {
+			return nil, &TypeMismatchError{Op: "LIKE", Types: []string{typeName(e.DataType()), typeName(p.DataType())}}
+		}
+	}
+	escape := rune(x.Escape)
+	if escape == 0 {
+		escape = '\\'
+	}
+	fold := !x.IsLike
+	var r Expr = &Call{Name: "like", Args: []Expr{coerce(e, typeString), coerce(p, typeString)}, Type: typeBool, NullStrict: true,
+		Fn: likeFunc(escape, fold)}
+	if x.Not {
+		r = &Not{E: r}
+	}
+	return r, nil
+}
+
+func (b *binder) bindIn(x *ast.PatternInExpr, sc *scope) (Expr, error) {
+	e, err := b.bindExpr(x.Expr, sc)
+	if err != nil {
+		return nil, err
+	}
+	if x.Sel != nil {
+		sq, ok := x.Sel.(*ast.SubqueryExpr)
+		if !ok {
+			return nil, unsupported("IN over %T", x.Sel)
+		}
+		base, err := b.bindSubqueryPlan(sq.Query, sc)
+		if err != nil {
+			return nil, err
+		}
+		p := base.Plan
+		cols := p.Columns()
+		if len(cols) != 1 {
+			return nil, invalid("IN subquery returns %d columns, want 1", len(cols))
+		}
+		l, r, err := unify("IN", e, &ColumnRef{Index: 0, Name: cols[0].Name, Type: cols[0].Type})
+		if err != nil {
+			return nil, err
+		}
+		if !arrow.TypeEqual(r.DataType(), cols[0].Type) {
+			p = &Project{Input: p, Exprs: []Expr{r}, Cols: []Column{{Name: cols[0].Name, Type: r.DataType(), Nullable: true}}}
+		}
+		base.Plan = p
+		return &InSubquery{subqueryBase: *base, E: l, Negate: x.Not}, nil
+	}
+	list := make([]Expr, len(x.List))
+	t := e.DataType()
+	for i, item := range x.List {
+		if list[i], err = b.bindExpr(item, sc); err != nil {
+			return nil, err
+		}
+		l, r, err := unify("IN", e, list[i])
+		if err != nil {
+			return nil, err
+		}
+		if nt, ok := commonType(t, r.DataType()); ok {
+			t = nt
+		}
+		_ = l
+		list[i] = r
+	}
+	if t.ID() == arrow.NULL {
+		t = typeBool
+	}
+	for i := range list {
+		list[i] = coerce(list[i], t)
+	}
+	return &InList{E: coerce(e, t), List: list, Negate: x.Not}, nil
+}
+
+func (b *binder) bindCase(x *ast.CaseExpr, sc *scope) (Expr, error) {
+	var value Expr
+	var err error
+	if x.Value != nil {
+		if value, err = b.bindExpr(x.Value, sc); err != nil {
+			return nil, err
+		}
+	}
+	c := &Case{}
+	var results []Expr
+	for _, w := range x.WhenClauses {
+		cond, err := b.bindExpr(w.Expr, sc)
+		if err != nil {
+			return nil, err
+		}
+		if value != nil {
+			if cond, err = compareExprs(exec.CmpEQ, value, cond); err != nil {
+				return nil, err
+			}
+		} else if cond, err = coerceBool(cond, "CASE WHEN"); err != nil {
+			return nil, err
+		}
+		res, err := b.bindExpr(w.Result, sc)
+		if err != nil {
+			return nil, err
+		}
+		c.Whens = append(c.Whens, cond)
+		results = append(results, res)
+	}
+	if x.ElseClause != nil {
+		e, err := b.bindExpr(x.ElseClause, sc)
+		if err != nil {
+			return nil, err
+		}
+		results = append(results, e)
+	}
+	t, err := commonTypeOf("CASE", results)
+	if err != nil {
+		return nil, err
+	}
+	for i := range results {
+		results[i] = coerce(results[i], t)
+	}
+	c.Thens = results[:len(c.Whens)]
+	if x.ElseClause != nil {
+		c.Else = results[len(c.Whens)]
+	}
+	c.Type = t
+	return c, nil
+}
+
+// commonTypeOf finds one type all exprs convert to (NULL-only gives STRING... no: BOOLEAN is avoided; NULL-only stays NULL-typed as STRING).
+func commonTypeOf(op string, es []Expr) (arrow.DataType, error) {
+	var t arrow.DataType = typeNull
+	for _, e := range es {
+		nt, ok := commonType(t, e.DataType())
+		if !ok {
+			names := make([]string, len(es))
+			for i, x := range es {
+				names[i] = typeName(x.DataType())
+			}
+			return nil, &TypeMismatchError{Op: op, Types: names}
+		}
+		t = nt
+	}
+	if t.ID() == arrow.NULL {
+		t = typeString
+	}
+	return t, nil
+}
+
+func coalesceExpr(args []Expr, t arrow.DataType) Expr {
+	return &Call{Name: "coalesce", Args: args, Type: t, Fn: func(_ *exec.EvalContext, v []any) (any, error) {
+		for _, x := range v {
+			if x != nil {
+				return x, nil
+			}
+		}
+		return nil, nil
+	}}
+}

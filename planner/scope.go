@@ -1,0 +1,69 @@
+package planner
+
+import (
+	"strings"
+)
+
+// scope is the set of columns names resolve against, with a link to the
+// enclosing query's scope for correlated subqueries.
+type scope struct {
+	cols []Column
+	// outer is the enclosing query's scope; sub collects the outer values
+	// this (sub)query reads.
+	outer *scope
+	sub   *subqueryBase
+	agg   *aggCtx
+}
+
+func (sc *scope) resolve(qual, name string) (Expr, error) {
+	var hits []int
+	for i, c := range sc.cols {
+		if strings.EqualFold(c.Name, name) && (qual == "" || strings.EqualFold(c.Qualifier, qual)) {
+			hits = append(hits, i)
+		}
+	}
+	switch len(hits) {
+	case 1:
+		c := sc.cols[hits[0]]
+		return &ColumnRef{Index: hits[0], Name: c.Name, Type: c.Type}, nil
+	case 0:
+		if sc.outer != nil && sc.sub != nil {
+			e, err := sc.outer.resolveOuter(qual, name)
+			if err != nil {
+				return nil, err
+			}
+			return sc.sub.outerRef(e), nil
+		}
+		return nil, &UnknownColumnError{Qualifier: qual, Name: name}
+	}
+	cands := make([]string, len(hits))
+	for i, h := range hits {
+		cands[i] = sc.cols[h].Qualifier + "." + sc.cols[h].Name
+	}
+	return nil, &AmbiguousColumnError{Name: name, Candidates: cands}
+}
+
+// resolveOuter resolves a name for an inner query. Columns of an
+// aggregating scope are not visible here (not supported).
+func (sc *scope) resolveOuter(qual, name string) (Expr, error) {
+	if sc.agg != nil {
+		return nil, unsupported("correlated reference to %s from a subquery in an aggregate query's HAVING or SELECT list", name)
+	}
+	return sc.resolve(qual, name)
+}
+
+// outerRef registers e (an expression over the outer input) as a value the
+// subquery reads and returns the reference to it.
+func (s *subqueryBase) outerRef(e Expr) Expr {
+	if s.Correlated == nil {
+		s.Correlated = &OuterRow{}
+	}
+	key := e.String()
+	for i, o := range s.OuterCols {
+		if o.String() == key {
+			return &OuterRef{Slot: s.Correlated, Index: i, Name: key, Type: e.DataType()}
+		}
+	}
+	s.OuterCols = append(s.OuterCols, e)
+	return &OuterRef{Slot: s.Correlated, Index: len(s.OuterCols) - 1, Name: key, Type: e.DataType()}
+}
