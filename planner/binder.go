@@ -308,8 +308,15 @@ func expandFields(fields []*ast.SelectField, sc *scope) ([]selectItem, error) {
 
 // positionOf returns the 1-based position literal n denotes, or 0.
 func positionOf(n ast.ExprNode) int64 {
-	if v, ok := n.(*driver.ValueExpr); ok && v.Kind() == driver.KindInt64 {
-		return v.GetInt64()
+	switch v := n.(type) {
+	case *ast.PositionExpr:
+		if v.P == nil {
+			return int64(v.N)
+		}
+	case *driver.ValueExpr:
+		if v.Kind() == driver.KindInt64 {
+			return v.GetInt64()
+		}
 	}
 	return 0
 }

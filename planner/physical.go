@@ -2,6 +2,7 @@ package planner
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -221,8 +222,12 @@ func (b *builder) values(v *Values) (exec.RecordIterator, error) {
 			if err != nil {
 				return nil, err
 			}
-			err = exec.AppendValue(builders[i], exec.ValueAt(a, 0))
+			val := exec.ValueAt(a, 0)
 			a.Release()
+			if val == nil && !v.Cols[i].Nullable && v.Cols[i].Type.ID() != arrow.NULL && len(v.Cols[i].Name) > 0 && v.strictNulls {
+				return nil, fmt.Errorf("%w: column %s", exec.ErrNullViolation, v.Cols[i].Name)
+			}
+			err = exec.AppendValue(builders[i], val)
 			if err != nil {
 				return nil, err
 			}

@@ -298,6 +298,8 @@ func (s *SetOp) describe() string {
 type Values struct {
 	Rows [][]Expr
 	Cols []Column
+	// strictNulls makes NULL in a non-nullable column an error (INSERT).
+	strictNulls bool
 }
 
 func (v *Values) Columns() []Column { return v.Cols }

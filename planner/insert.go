@@ -1,0 +1,75 @@
+package planner
+
+import (
+	"context"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/pingcap/tidb/pkg/parser/ast"
+)
+
+// BindInsertValues binds the VALUES lists of an INSERT into a plan that
+// produces rows of target (column order and types), with implicit casts.
+// A column list in the statement selects and orders target columns; the
+// others get NULL. Type errors are reported here; NULLs in non-nullable
+// columns fail when the plan runs (exec.ErrNullViolation).
+func BindInsertValues(ctx context.Context, stmt *ast.InsertStmt, target *arrow.Schema) (Plan, error) {
+	if stmt.Select != nil {
+		return nil, unsupported("INSERT ... SELECT in BindInsertValues")
+	}
+	positions := make([]int, 0, target.NumFields())
+	if len(stmt.Columns) == 0 {
+		for i := range target.Fields() {
+			positions = append(positions, i)
+		}
+	} else {
+		for _, c := range stmt.Columns {
+			idx := -1
+			for i, f := range target.Fields() {
+				if strings.EqualFold(f.Name, c.Name.O) {
+					idx = i
+				}
+			}
+			if idx < 0 {
+				return nil, &UnknownColumnError{Name: c.Name.O}
+			}
+			positions = append(positions, idx)
+		}
+	}
+	b := &binder{ctx: ctx}
+	sc := &scope{}
+	cols := make([]Column, target.NumFields())
+	for i, f := range target.Fields() {
+		cols[i] = Column{Name: f.Name, Type: f.Type, Nullable: f.Nullable}
+	}
+	v := &Values{Cols: cols, strictNulls: true}
+	for r, list := range stmt.Lists {
+		if len(list) != len(positions) {
+			return nil, invalid("INSERT row %d has %d values for %d columns", r+1, len(list), len(positions))
+		}
+		row := make([]Expr, len(cols))
+		for i, c := range cols {
+			row[i] = &Literal{Type: c.Type}
+		}
+		for i, item := range list {
+			e, err := b.bindExpr(item, sc)
+			if err != nil {
+				return nil, err
+			}
+			col := cols[positions[i]]
+			if !castAllowed(e.DataType(), col.Type) && !(isNumeric(e.DataType()) && isNumeric(col.Type)) {
+				return nil, &TypeMismatchError{Op: "INSERT into column " + col.Name, Types: []string{typeName(e.DataType())}}
+			}
+			if l, ok := e.(*Literal); ok {
+				if e, err = castTo(l, col.Type); err != nil {
+					return nil, err
+				}
+			} else {
+				e = coerce(e, col.Type)
+			}
+			row[positions[i]] = e
+		}
+		v.Rows = append(v.Rows, row)
+	}
+	return v, nil
+}
