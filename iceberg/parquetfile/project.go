@@ -1,0 +1,204 @@
+package parquetfile
+
+import (
+	"fmt"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/icesql/icesql/iceberg"
+	"github.com/icesql/icesql/iceberg/arrowschema"
+	"github.com/parquet-go/parquet-go"
+	"github.com/parquet-go/parquet-go/format"
+)
+
+// rnode binds one projected Iceberg field to the file column holding it.
+type rnode struct {
+	kind       nodeKind
+	field      iceberg.NestedField
+	arrowType  arrow.DataType
+	missing    bool // not in the file: nulls or the initial default
+	defPresent byte // definition level when this field is non-null
+	slotDef    byte // definition level at which this field's slot exists
+	rep        byte // repetition level of the field's slots
+	children   []*rnode
+	leaf       *rleaf   // kindLeaf only
+	leaves     []*rleaf // leaves at or below (empty when missing)
+}
+
+// rleaf is a file column read for the projection.
+type rleaf struct {
+	col      *parquet.Column
+	fileType iceberg.Type
+	timeUnit int64 // multiplier to microseconds (negative: divisor)
+	chunk    chunkData
+	entry    int // next entry of the current row group
+	value    int // next value of the current row group
+}
+
+type binder struct {
+	mapping NameMapping
+	leaves  []*rleaf
+}
+
+func (b *binder) bindFields(fields []iceberg.NestedField, parent *parquet.Column, path []string, slotDef, rep byte) ([]*rnode, error) {
+	byID := map[int]*parquet.Column{}
+	for _, c := range parent.Columns() {
+		if id, ok := columnID(c, append(path, c.Name()), b.mapping); ok {
+			byID[id] = c
+		}
+	}
+	out := make([]*rnode, 0, len(fields))
+	for _, f := range fields {
+		n, err := b.bind(f, byID[f.ID], append(path, f.Name), slotDef, rep)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, n)
+	}
+	return out, nil
+}
+
+func (b *binder) bind(f iceberg.NestedField, c *parquet.Column, path []string, slotDef, rep byte) (*rnode, error) {
+	at, err := arrowschema.TypeToArrow(f.Type)
+	if err != nil {
+		return nil, err
+	}
+	n := &rnode{field: f, arrowType: at, slotDef: slotDef, rep: rep}
+	if c == nil {
+		if f.Required && f.InitialDefault == nil {
+			return nil, fmt.Errorf("%w: required field %q (id %d) is missing from the file", iceberg.ErrInvalidDataFile, f.Name, f.ID)
+		}
+		n.missing = true
+		return n, nil
+	}
+	n.defPresent = byte(c.MaxDefinitionLevel())
+	first := len(b.leaves)
+	mismatch := func() error {
+		return fmt.Errorf("%w: field %q (id %d) is %v in the table but a different kind of column in the file", iceberg.ErrTypeMismatch, f.Name, f.ID, f.Type)
+	}
+	switch t := f.Type.(type) {
+	case *iceberg.StructType:
+		if c.Leaf() || isListColumn(c) || isMapColumn(c) {
+			return nil, mismatch()
+		}
+		n.kind = kindStruct
+		if n.children, err = b.bindFields(t.FieldList, c, path, slotDef, rep); err != nil {
+			return nil, err
+		}
+	case *iceberg.ListType:
+		elem := (*parquet.Column)(nil)
+		if !c.Leaf() {
+			elem = listElement(c)
+		}
+		if elem == nil {
+			return nil, mismatch()
+		}
+		n.kind = kindList
+		group := c.Columns()[0]
+		ef := t.ElementField()
+		if id, ok := columnID(elem, append(path, "element"), b.mapping); !ok || id != ef.ID {
+			elem = nil
+		}
+		child, err := b.bind(ef, elem, append(path, "element"), byte(group.MaxDefinitionLevel()), byte(group.MaxRepetitionLevel()))
+		if err != nil {
+			return nil, err
+		}
+		n.children = []*rnode{child}
+	case *iceberg.MapType:
+		var k, v *parquet.Column
+		if !c.Leaf() {
+			k, v = mapKeyValue(c)
+		}
+		if k == nil {
+			return nil, mismatch()
+		}
+		n.kind = kindMap
+		group := c.Columns()[0]
+		gd, gr := byte(group.MaxDefinitionLevel()), byte(group.MaxRepetitionLevel())
+		kn, err := b.bind(t.KeyField(), k, append(path, "key"), gd, gr)
+		if err != nil {
+			return nil, err
+		}
+		if id, ok := columnID(v, append(path, "value"), b.mapping); !ok || id != t.ValueID {
+			v = nil
+		}
+		vn, err := b.bind(t.ValueField(), v, append(path, "value"), gd, gr)
+		if err != nil {
+			return nil, err
+		}
+		n.children = []*rnode{kn, vn}
+	default:
+		if !c.Leaf() || c.Repeated() {
+			return nil, mismatch()
+		}
+		ft, err := primitiveFromParquet(c.Type())
+		if err != nil {
+			return nil, err
+		}
+		if !readableAs(ft, f.Type) {
+			return nil, fmt.Errorf("%w: field %q (id %d) is %v in the file, cannot read as %v", iceberg.ErrTypeMismatch, f.Name, f.ID, ft, f.Type)
+		}
+		n.kind = kindLeaf
+		n.leaf = &rleaf{col: c, fileType: ft, timeUnit: timeUnit(c.Type())}
+		b.leaves = append(b.leaves, n.leaf)
+	}
+	n.leaves = b.leaves[first:len(b.leaves):len(b.leaves)]
+	if n.kind != kindLeaf && len(n.leaves) == 0 {
+		// Nothing of this field is read (all children missing): there is no
+		// leaf to take its nulls from, so it cannot be reconstructed.
+		return nil, fmt.Errorf("%w: none of the columns of field %q (id %d) are in the file", iceberg.ErrUnsupported, f.Name, f.ID)
+	}
+	return n, nil
+}
+
+// readableAs is Iceberg type promotion plus the representations other
+// writers use for the same values.
+func readableAs(file, table iceberg.Type) bool {
+	if iceberg.CanPromote(file, table) {
+		return true
+	}
+	switch table.(type) {
+	case iceberg.StringType:
+		_, ok := file.(iceberg.BinaryType)
+		return ok
+	case iceberg.BinaryType:
+		_, ok := file.(iceberg.StringType)
+		return ok
+	case iceberg.UUIDType:
+		ft, ok := file.(iceberg.FixedType)
+		return ok && ft.Length == 16
+	case iceberg.FixedType:
+		_, ok := file.(iceberg.UUIDType)
+		return ok && table.(iceberg.FixedType).Length == 16
+	case iceberg.TimestampType, iceberg.TimestampTzType:
+		switch file.(type) {
+		case iceberg.TimestampType, iceberg.TimestampTzType:
+			return true
+		}
+	}
+	return false
+}
+
+// timeUnit returns the factor that turns the column's time or timestamp
+// values into microseconds (negative for a divisor).
+func timeUnit(t parquet.Type) int64 {
+	lt := t.LogicalType()
+	if lt == nil {
+		return 1
+	}
+	var u format.TimeUnit
+	switch l := lt.Value.(type) {
+	case *format.TimestampType:
+		u = l.Unit
+	case *format.TimeType:
+		u = l.Unit
+	default:
+		return 1
+	}
+	switch u.Value.(type) {
+	case *format.MilliSeconds:
+		return 1000
+	case *format.NanoSeconds:
+		return -1000
+	}
+	return 1
+}

@@ -1,0 +1,200 @@
+package parquetfile
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/icesql/icesql/iceberg"
+	"github.com/parquet-go/parquet-go"
+)
+
+// NameMapping resolves a column path (field names from the root, with list
+// elements named "element" and map entries "key"/"value") to a field id,
+// for files written without field ids.
+type NameMapping func(path []string) (fieldID int, ok bool)
+
+// Reader is an open Parquet data file.
+type Reader struct {
+	file *parquet.File
+}
+
+// Open reads and validates the footer of a Parquet file of the given size.
+// Malformed files give an error matching iceberg.ErrInvalidDataFile.
+func Open(r io.ReaderAt, size int64) (rd *Reader, err error) {
+	if size < 12 {
+		return nil, corrupt("file of %d bytes is too small for parquet", size)
+	}
+	// parquet-go panics on some malformed footers (bad schema trees); this
+	// is the file-open boundary, so a panic here means a corrupt file.
+	defer func() {
+		if p := recover(); p != nil {
+			rd, err = nil, corrupt("malformed parquet footer: %v", p)
+		}
+	}()
+	f, err := parquet.OpenFile(r, size, parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true), parquet.ReadBufferSize(1<<20))
+	if err != nil {
+		return nil, corrupt("%v", err)
+	}
+	if err := validateFile(f); err != nil {
+		return nil, err
+	}
+	return &Reader{file: f}, nil
+}
+
+// validateFile checks what later decoding relies on: every row group has a
+// chunk per leaf column, row counts are sane, chunks lie inside the file.
+func validateFile(f *parquet.File) error {
+	leaves := 0
+	var walk func(c *parquet.Column, depth int) error
+	walk = func(c *parquet.Column, depth int) error {
+		if depth > 64 {
+			return corrupt("schema nested deeper than 64 levels")
+		}
+		if c.Leaf() {
+			leaves++
+			if c.MaxDefinitionLevel() > 250 || c.MaxRepetitionLevel() > 250 {
+				return corrupt("column %q nested too deeply", c.Name())
+			}
+			return nil
+		}
+		for _, ch := range c.Columns() {
+			if err := walk(ch, depth+1); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if err := walk(f.Root(), 0); err != nil {
+		return err
+	}
+	md := f.Metadata()
+	if md.NumRows < 0 {
+		return corrupt("negative row count %d", md.NumRows)
+	}
+	var total int64
+	for i, rg := range md.RowGroups {
+		if len(rg.Columns) != leaves {
+			return corrupt("row group %d has %d column chunks, schema has %d columns", i, len(rg.Columns), leaves)
+		}
+		if rg.NumRows < 0 {
+			return corrupt("row group %d has negative row count", i)
+		}
+		total += rg.NumRows
+		for j, cc := range rg.Columns {
+			m := cc.MetaData
+			start := m.DataPageOffset
+			if m.DictionaryPageOffset > 0 && m.DictionaryPageOffset < start {
+				start = m.DictionaryPageOffset
+			}
+			if start < 4 || m.TotalCompressedSize < 0 || start+m.TotalCompressedSize > f.Size() {
+				return corrupt("row group %d column %d lies outside the file", i, j)
+			}
+		}
+	}
+	if total != md.NumRows {
+		return corrupt("row groups hold %d rows, footer says %d", total, md.NumRows)
+	}
+	return nil
+}
+
+// NumRows is the file's row count.
+func (r *Reader) NumRows() int64 { return r.file.NumRows() }
+
+// NumRowGroups is the number of row groups.
+func (r *Reader) NumRowGroups() int { return len(r.file.RowGroups()) }
+
+// Metadata returns a key from the footer's key-value metadata.
+func (r *Reader) Metadata(key string) (string, bool) { return r.file.Lookup(key) }
+
+// Schema derives the Iceberg schema of the file from its Parquet schema,
+// using the field ids it carries, or mapping when a node has none.
+func (r *Reader) Schema(mapping NameMapping) (*iceberg.Schema, error) {
+	var fields []iceberg.NestedField
+	for _, c := range r.file.Root().Columns() {
+		f, ok, err := fileField(c, []string{c.Name()}, mapping)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			fields = append(fields, f)
+		}
+	}
+	s, err := iceberg.NewSchema(0, fields)
+	if err != nil {
+		return nil, corrupt("%v", err)
+	}
+	return s, nil
+}
+
+func columnID(c *parquet.Column, path []string, mapping NameMapping) (int, bool) {
+	if c.ID() != 0 {
+		return c.ID(), true
+	}
+	if mapping != nil {
+		return mapping(path)
+	}
+	return 0, false
+}
+
+// fileField converts a Parquet column to an Iceberg field; ok is false for
+// columns without an id (they cannot be projected).
+func fileField(c *parquet.Column, path []string, mapping NameMapping) (iceberg.NestedField, bool, error) {
+	id, ok := columnID(c, path, mapping)
+	if !ok {
+		return iceberg.NestedField{}, false, nil
+	}
+	t, err := fileType(c, path, mapping)
+	if err != nil {
+		return iceberg.NestedField{}, false, err
+	}
+	if t == nil {
+		return iceberg.NestedField{}, false, nil
+	}
+	return iceberg.NestedField{ID: id, Name: c.Name(), Type: t, Required: c.Required()}, true, nil
+}
+
+func fileType(c *parquet.Column, path []string, mapping NameMapping) (iceberg.Type, error) {
+	if c.Leaf() {
+		if c.Repeated() {
+			return nil, fmt.Errorf("%w: repeated primitive column %q (2-level lists)", iceberg.ErrUnsupported, c.Name())
+		}
+		return primitiveFromParquet(c.Type())
+	}
+	switch {
+	case isListColumn(c):
+		elem := listElement(c)
+		if elem == nil {
+			return nil, corrupt("list column %q has no element", c.Name())
+		}
+		ef, ok, err := fileField(elem, append(path, "element"), mapping)
+		if err != nil || !ok {
+			return nil, err
+		}
+		return &iceberg.ListType{ElementID: ef.ID, Element: ef.Type, ElementRequired: ef.Required}, nil
+	case isMapColumn(c):
+		k, v := mapKeyValue(c)
+		if k == nil || v == nil {
+			return nil, corrupt("map column %q has no key/value", c.Name())
+		}
+		kf, okk, err := fileField(k, append(path, "key"), mapping)
+		if err != nil {
+			return nil, err
+		}
+		vf, okv, err := fileField(v, append(path, "value"), mapping)
+		if err != nil || !okk || !okv {
+			return nil, err
+		}
+		return &iceberg.MapType{KeyID: kf.ID, Key: kf.Type, ValueID: vf.ID, Value: vf.Type, ValueRequired: vf.Required}, nil
+	}
+	st := &iceberg.StructType{}
+	for _, ch := range c.Columns() {
+		f, ok, err := fileField(ch, append(path, ch.Name()), mapping)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			st.FieldList = append(st.FieldList, f)
+		}
+	}
+	return st, nil
+}

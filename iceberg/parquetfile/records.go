@@ -1,0 +1,263 @@
+package parquetfile
+
+import (
+	"context"
+	"fmt"
+	"io"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/icesql/icesql/iceberg"
+	"github.com/icesql/icesql/iceberg/arrowschema"
+)
+
+// PosFieldID and PosFieldName identify the row-position metadata column
+// (_pos) appended when ReadOptions.WithPosition is set.
+const (
+	PosFieldID   = 2147483645
+	PosFieldName = "_pos"
+)
+
+// DefaultBatchSize is the rows per record batch when none is given.
+const DefaultBatchSize = 8192
+
+// ReadOptions configure NewRecordReader.
+type ReadOptions struct {
+	// BatchSize is the maximum rows per record; default DefaultBatchSize.
+	BatchSize int
+	// NameMapping resolves columns that carry no field id.
+	NameMapping NameMapping
+	// RowGroupFilter, when set, is asked about each row group with the
+	// statistics of the projected primitive columns (keyed by field id);
+	// returning false skips the row group.
+	RowGroupFilter func(stats map[int]ColumnStats) bool
+	// WithPosition appends an int64 _pos column: each row's position in
+	// the file (for applying position deletes).
+	WithPosition bool
+	// Allocator for the records; default memory.DefaultAllocator.
+	Allocator memory.Allocator
+}
+
+// RecordReader yields record batches of a projection of the file.
+type RecordReader struct {
+	ctx     context.Context
+	r       *Reader
+	opts    ReadOptions
+	schema  *arrow.Schema
+	roots   []*rnode
+	leaves  []*rleaf
+	mem     memory.Allocator
+	rg      int   // next row group to load
+	rgRows  int64 // rows in the loaded row group
+	rgFirst int64 // file position of its first row
+	rgNext  int64 // next row within it
+	loaded  bool
+	err     error
+}
+
+// NewRecordReader reads the fields of projection (the table schema pruned
+// to the wanted columns) bound by field id: renamed columns resolve by id,
+// fields missing from the file read as null (or their initial default) and
+// Iceberg type promotions are applied.
+func (r *Reader) NewRecordReader(ctx context.Context, projection *iceberg.Schema, opts ReadOptions) (*RecordReader, error) {
+	if opts.BatchSize <= 0 {
+		opts.BatchSize = DefaultBatchSize
+	}
+	mem := opts.Allocator
+	if mem == nil {
+		mem = memory.DefaultAllocator
+	}
+	b := &binder{mapping: opts.NameMapping}
+	if opts.NameMapping == nil && !hasAnyID(r) {
+		return nil, ErrNoFieldIDs
+	}
+	roots, err := b.bindFields(projection.Fields(), r.file.Root(), nil, 0, 0)
+	if err != nil {
+		return nil, err
+	}
+	as, err := arrowschema.ToArrow(projection)
+	if err != nil {
+		return nil, err
+	}
+	if opts.WithPosition {
+		fields := append(as.Fields(), arrow.Field{Name: PosFieldName, Type: arrow.PrimitiveTypes.Int64,
+			Metadata: arrow.NewMetadata([]string{arrowschema.FieldIDKey}, []string{fmt.Sprint(PosFieldID)})})
+		as = arrow.NewSchema(fields, nil)
+	}
+	return &RecordReader{ctx: ctx, r: r, opts: opts, schema: as, roots: roots, leaves: b.leaves, mem: mem}, nil
+}
+
+func hasAnyID(r *Reader) bool {
+	for _, c := range r.file.Root().Columns() {
+		if c.ID() != 0 {
+			return true
+		}
+	}
+	return len(r.file.Root().Columns()) == 0
+}
+
+// Schema is the Arrow schema of the records.
+func (rr *RecordReader) Schema() *arrow.Schema { return rr.schema }
+
+// Next returns the next record batch (the caller releases it), or io.EOF
+// after the last one.
+func (rr *RecordReader) Next() (arrow.RecordBatch, error) {
+	if rr.err != nil {
+		return nil, rr.err
+	}
+	rec, err := rr.next()
+	if err != nil {
+		rr.err = err
+	}
+	return rec, err
+}
+
+func (rr *RecordReader) next() (arrow.RecordBatch, error) {
+	if err := rr.ctx.Err(); err != nil {
+		return nil, err
+	}
+	for !rr.loaded || rr.rgNext >= rr.rgRows {
+		if err := rr.loadNextRowGroup(); err != nil {
+			return nil, err
+		}
+	}
+	n := int(min(int64(rr.opts.BatchSize), rr.rgRows-rr.rgNext))
+	ranges := make(map[*rleaf][2]int, len(rr.leaves))
+	for _, l := range rr.leaves {
+		e1, err := l.advanceRows(n)
+		if err != nil {
+			return nil, err
+		}
+		ranges[l] = [2]int{l.entry, e1}
+	}
+	bt := &batch{mem: rr.mem, ranges: ranges}
+	cols := make([]arrow.Array, 0, len(rr.roots)+1)
+	defer func() {
+		for _, c := range cols {
+			c.Release()
+		}
+	}()
+	for _, root := range rr.roots {
+		a, err := bt.build(root, n)
+		if err != nil {
+			return nil, err
+		}
+		cols = append(cols, a)
+	}
+	if rr.opts.WithPosition {
+		pb := array.NewInt64Builder(rr.mem)
+		pb.Reserve(n)
+		for i := range int64(n) {
+			pb.UnsafeAppend(rr.rgFirst + rr.rgNext + i)
+		}
+		cols = append(cols, pb.NewArray())
+		pb.Release()
+	}
+	for _, l := range rr.leaves {
+		l.finishBatch(ranges[l][1])
+	}
+	rr.rgNext += int64(n)
+	return array.NewRecordBatch(rr.schema, cols, int64(n)), nil
+}
+
+// loadNextRowGroup decodes the projected chunks of the next row group that
+// passes the filter; io.EOF when none is left.
+func (rr *RecordReader) loadNextRowGroup() error {
+	groups := rr.r.file.RowGroups()
+	for rr.rg < len(groups) {
+		g := groups[rr.rg]
+		first := int64(0)
+		for _, prev := range groups[:rr.rg] {
+			first += prev.NumRows()
+		}
+		rr.rg++
+		if rr.opts.RowGroupFilter != nil && !rr.opts.RowGroupFilter(rr.rowGroupStats(g)) {
+			continue
+		}
+		chunks := g.ColumnChunks()
+		for _, l := range rr.leaves {
+			if err := l.chunk.load(chunks[l.col.Index()], byte(l.col.MaxDefinitionLevel()), byte(l.col.MaxRepetitionLevel())); err != nil {
+				return err
+			}
+			rows := l.chunk.n
+			if l.chunk.maxRep > 0 {
+				rows = 0
+				for _, r := range l.chunk.rep {
+					if r == 0 {
+						rows++
+					}
+				}
+			}
+			if int64(rows) != g.NumRows() {
+				return corrupt("column %q has %d rows in a row group of %d", l.col.Name(), rows, g.NumRows())
+			}
+			l.entry, l.value = 0, 0
+		}
+		rr.rgRows, rr.rgFirst, rr.rgNext, rr.loaded = g.NumRows(), first, 0, true
+		return nil
+	}
+	return io.EOF
+}
+
+// advanceRows returns the end entry of the next n rows.
+func (l *rleaf) advanceRows(n int) (int, error) {
+	c := &l.chunk
+	if c.maxRep == 0 {
+		if l.entry+n > c.n {
+			return 0, corrupt("column %q ran out of values", l.col.Name())
+		}
+		return l.entry + n, nil
+	}
+	e := l.entry
+	for rows := 0; e < c.n; e++ {
+		if c.rep[e] == 0 {
+			if rows == n {
+				break
+			}
+			rows++
+		}
+	}
+	return e, nil
+}
+
+// finishBatch moves the cursor past the batch's entries.
+func (l *rleaf) finishBatch(end int) {
+	c := &l.chunk
+	if c.maxDef == 0 {
+		l.value += end - l.entry
+	} else {
+		for _, d := range c.def[l.entry:end] {
+			if d == c.maxDef {
+				l.value++
+			}
+		}
+	}
+	l.entry = end
+}
+
+// Close releases the reader's buffers.
+func (rr *RecordReader) Close() error {
+	for _, l := range rr.leaves {
+		l.chunk = chunkData{}
+	}
+	return nil
+}
+
+// ReadAll reads every remaining batch into one table-like slice of records.
+func (rr *RecordReader) ReadAll() ([]arrow.RecordBatch, error) {
+	var out []arrow.RecordBatch
+	for {
+		rec, err := rr.Next()
+		if err == io.EOF {
+			return out, nil
+		}
+		if err != nil {
+			for _, r := range out {
+				r.Release()
+			}
+			return nil, err
+		}
+		out = append(out, rec)
+	}
+}

@@ -1,0 +1,109 @@
+package parquetfile
+
+import (
+	"fmt"
+
+	"github.com/icesql/icesql/iceberg"
+	"github.com/parquet-go/parquet-go"
+	"github.com/parquet-go/parquet-go/deprecated"
+	"github.com/parquet-go/parquet-go/format"
+)
+
+func isListColumn(c *parquet.Column) bool {
+	if lt := c.Type().LogicalType(); lt != nil {
+		if _, ok := lt.Value.(*format.ListType); ok {
+			return true
+		}
+	}
+	ct := c.Type().ConvertedType()
+	return ct != nil && *ct == deprecated.List
+}
+
+func isMapColumn(c *parquet.Column) bool {
+	if lt := c.Type().LogicalType(); lt != nil {
+		if _, ok := lt.Value.(*format.MapType); ok {
+			return true
+		}
+	}
+	ct := c.Type().ConvertedType()
+	return ct != nil && (*ct == deprecated.Map || *ct == deprecated.MapKeyValue)
+}
+
+// listElement returns the element of a 3-level LIST (nil if malformed).
+func listElement(c *parquet.Column) *parquet.Column {
+	cols := c.Columns()
+	if len(cols) != 1 || !cols[0].Repeated() || cols[0].Leaf() || len(cols[0].Columns()) != 1 {
+		return nil
+	}
+	return cols[0].Columns()[0]
+}
+
+func mapKeyValue(c *parquet.Column) (k, v *parquet.Column) {
+	cols := c.Columns()
+	if len(cols) != 1 || !cols[0].Repeated() || cols[0].Leaf() || len(cols[0].Columns()) != 2 {
+		return nil, nil
+	}
+	kv := cols[0].Columns()
+	return kv[0], kv[1]
+}
+
+// primitiveFromParquet infers the Iceberg type of a Parquet leaf.
+func primitiveFromParquet(t parquet.Type) (iceberg.Type, error) {
+	lt := t.LogicalType()
+	if lt != nil && lt.Value != nil {
+		switch l := lt.Value.(type) {
+		case *format.StringType, *format.EnumType, *format.JsonType:
+			return iceberg.StringType{}, nil
+		case *format.DecimalType:
+			if l.Precision < 1 || l.Precision > 38 || l.Scale < 0 || l.Scale > l.Precision {
+				return nil, corrupt("decimal(%d,%d) out of range", l.Precision, l.Scale)
+			}
+			return iceberg.DecimalType{Precision: int(l.Precision), Scale: int(l.Scale)}, nil
+		case *format.DateType:
+			return iceberg.DateType{}, nil
+		case *format.TimeType:
+			return iceberg.TimeType{}, nil
+		case *format.TimestampType:
+			if l.IsAdjustedToUTC {
+				return iceberg.TimestampTzType{}, nil
+			}
+			return iceberg.TimestampType{}, nil
+		case *format.UUIDType:
+			return iceberg.UUIDType{}, nil
+		case *format.IntType:
+			if l.BitWidth == 64 {
+				return iceberg.LongType{}, nil
+			}
+			return iceberg.IntType{}, nil
+		}
+	}
+	if ct := t.ConvertedType(); ct != nil {
+		switch *ct {
+		case deprecated.UTF8, deprecated.Enum, deprecated.Json:
+			return iceberg.StringType{}, nil
+		case deprecated.Date:
+			return iceberg.DateType{}, nil
+		case deprecated.TimestampMicros, deprecated.TimestampMillis:
+			return iceberg.TimestampTzType{}, nil
+		}
+	}
+	switch t.Kind() {
+	case parquet.Boolean:
+		return iceberg.BooleanType{}, nil
+	case parquet.Int32:
+		return iceberg.IntType{}, nil
+	case parquet.Int64:
+		return iceberg.LongType{}, nil
+	case parquet.Int96:
+		return iceberg.TimestampType{}, nil
+	case parquet.Float:
+		return iceberg.FloatType{}, nil
+	case parquet.Double:
+		return iceberg.DoubleType{}, nil
+	case parquet.ByteArray:
+		return iceberg.BinaryType{}, nil
+	case parquet.FixedLenByteArray:
+		return iceberg.FixedType{Length: t.Length()}, nil
+	}
+	return nil, fmt.Errorf("%w: parquet type %v", iceberg.ErrUnsupported, t)
+}
