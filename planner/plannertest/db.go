@@ -104,7 +104,9 @@ func (db *DB) Exec(sql string) error {
 			if int(b.NumCols()) != t.Schema().NumFields() {
 				return fmt.Errorf("plannertest: INSERT produces %d columns for %d", b.NumCols(), t.Schema().NumFields())
 			}
-			t.Append(array.NewRecordBatch(t.Schema(), b.Columns(), b.NumRows()))
+			nb := array.NewRecordBatch(t.Schema(), b.Columns(), b.NumRows())
+			t.Append(nb)
+			nb.Release()
 		}
 		return nil
 	}
