@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -225,4 +226,32 @@ func TestMultiProcessCommits(t *testing.T) {
 		t.Fatal(err)
 	}
 	verifyChain(t, "start", rec.MetadataLocation, swaps)
+}
+
+func TestConcurrentOpenOfFreshFile(t *testing.T) {
+	ctx := context.Background()
+	for round := range 3 {
+		path := filepath.Join(t.TempDir(), fmt.Sprintf("fresh%d.db", round))
+		const openers = 8
+		errs := make([]error, openers)
+		var wg sync.WaitGroup
+		for i := range openers {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				c, err := Open(ctx, path, Options{})
+				if err == nil {
+					err = c.CreateNamespace(ctx, []string{fmt.Sprintf("ns%d", i)}, nil)
+					c.Close()
+				}
+				errs[i] = err
+			}()
+		}
+		wg.Wait()
+		for i, err := range errs {
+			if err != nil {
+				t.Fatalf("round %d opener %d: %v", round, i, err)
+			}
+		}
+	}
 }

@@ -99,6 +99,9 @@ func (c *Catalog) open(ctx context.Context, path string, busy time.Duration) err
 		}
 		c.write.SetMaxOpenConns(1)
 		c.write.SetMaxIdleConns(1)
+		if err := enableWAL(ctx, c.write, busy); err != nil {
+			return classifyOpenError(err)
+		}
 		tx, err := c.write.BeginTx(ctx, nil)
 		if err != nil {
 			return classifyOpenError(err)
@@ -131,11 +134,36 @@ func buildDSN(path string, readOnly bool, busy time.Duration, txlock string) str
 	if readOnly {
 		q.Set("mode", "ro")
 	} else {
-		q.Set("_journal_mode", "WAL")
 		// A catalog commit must survive power loss once acknowledged.
 		q.Set("_synchronous", "FULL")
 	}
 	return "file:" + escaped + "?" + q.Encode()
+}
+
+// enableWAL switches the file to WAL journal mode (persistent, so once per
+// file). SQLite may refuse the switch with SQLITE_BUSY without consulting
+// the busy handler while another connection opens the same fresh file, so
+// retry until the busy timeout.
+func enableWAL(ctx context.Context, db *sql.DB, busy time.Duration) error {
+	deadline := time.Now().Add(busy)
+	for {
+		var mode string
+		err := db.QueryRowContext(ctx, "PRAGMA journal_mode = WAL").Scan(&mode)
+		if err == nil {
+			if !strings.EqualFold(mode, "wal") {
+				return fmt.Errorf("cannot enable WAL journal mode (journal_mode is %s)", mode)
+			}
+			return nil
+		}
+		if !isBusy(err) || time.Now().After(deadline) {
+			return fmt.Errorf("enable WAL journal mode: %w", err)
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(5 * time.Millisecond):
+		}
+	}
 }
 
 func classifyOpenError(err error) error {
