@@ -2,9 +2,11 @@ package sqlite
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"testing"
+	"time"
 
 	"github.com/icesql/icesql/iceberg"
 	"github.com/mattn/go-sqlite3"
@@ -267,5 +269,45 @@ func TestAfterSendClassification(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// A lock held by another connection past the busy timeout is a definite,
+// retryable failure, never an unknown outcome.
+func TestCommitWhileLockedIsRetryable(t *testing.T) {
+	ctx := context.Background()
+	c, path := openTest(t, Options{BusyTimeout: 50 * time.Millisecond})
+	mustCreateNamespace(t, c, "db")
+	id := mustCreateTable(t, c, "db.t", "m1")
+
+	holder, err := sql.Open("sqlite3", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer holder.Close()
+	conn, err := holder.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, "BEGIN IMMEDIATE"); err != nil {
+		t.Fatal(err)
+	}
+	for name, commit := range map[string]func() error{
+		"single": func() error { return c.CommitTable(ctx, id, "m1", "m2") },
+		"multi":  func() error { return c.CommitTables(ctx, []TableCommit{{id, "m1", "m2"}}) },
+	} {
+		t.Run(name, func(t *testing.T) {
+			err := commit()
+			if !errors.Is(err, iceberg.ErrCommitFailed) || errors.Is(err, iceberg.ErrCommitStateUnknown) {
+				t.Fatalf("err = %v, want ErrCommitFailed only", err)
+			}
+		})
+	}
+	if _, err := conn.ExecContext(ctx, "ROLLBACK"); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.CommitTable(ctx, id, "m1", "m2"); err != nil {
+		t.Fatalf("commit after the lock is released: %v", err)
 	}
 }
