@@ -9,6 +9,9 @@ type Pass struct {
 // Passes are applied in this order; each lives in its own file.
 var Passes = []Pass{
 	{Name: "constant folding", Run: foldConstants},
+	{Name: "filter pushdown", Run: pushDownFilters},
+	{Name: "projection pruning", Run: pruneColumns},
+	{Name: "limit pushdown", Run: pushDownLimits},
 }
 
 // Optimize applies every pass in order.
