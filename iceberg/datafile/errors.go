@@ -9,6 +9,8 @@ var (
 	// ErrWriterClosed: Write after Close or Abort, or after a failed write
 	// that aborted the writer.
 	ErrWriterClosed = errors.New("datafile: writer is closed")
+	// ErrIteratorClosed: Next after Close.
+	ErrIteratorClosed = errors.New("datafile: record iterator is closed")
 	// ErrUnsupportedPartition: the spec has a field this writer cannot
 	// compute (unknown transform, source inside a list or map).
 	ErrUnsupportedPartition = errors.New("datafile: unsupported partition field")

@@ -1,0 +1,130 @@
+package datafile
+
+import (
+	"context"
+	"fmt"
+	"io"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/icesql/icesql/iceberg"
+	"github.com/icesql/icesql/iceberg/expr"
+	"github.com/icesql/icesql/iceberg/fileio"
+	"github.com/icesql/icesql/iceberg/parquetfile"
+	"github.com/icesql/icesql/iceberg/scan"
+)
+
+// PosColumnName is the extra int64 column ReadTask appends with
+// WithPositions: each row's position in its data file.
+const PosColumnName = parquetfile.PosFieldName
+
+// ReadOptions configure ReadTask.
+type ReadOptions struct {
+	// BatchSize is the maximum rows per record read from the file (output
+	// records may be smaller after deletes and filtering).
+	BatchSize int
+	// WithPositions appends an int64 column _pos (field id
+	// parquetfile.PosFieldID) holding each row's position in the data file;
+	// with the task's file path it identifies rows for position deletes.
+	WithPositions bool
+	// NameMapping resolves columns of files written without field ids; nil
+	// reads the table's schema.name-mapping.default property.
+	NameMapping parquetfile.NameMapping
+}
+
+// RecordIterator yields Arrow records until io.EOF.
+type RecordIterator interface {
+	// Next returns the next record (the caller releases it) or io.EOF.
+	Next(ctx context.Context) (arrow.RecordBatch, error)
+	// Close releases the open file and buffers.
+	Close()
+}
+
+// ReadTask reads the task's data file in the projection (bound by field id;
+// columns added after the file was written read as null), removes the rows
+// deleted by the task's position and equality delete files, and keeps only
+// rows matching the task's residual.
+//
+// Delete files follow the spec's sequence number rules, checked again here:
+// a position delete applies when its data sequence number is >= the data
+// file's, an equality delete when it is strictly greater. Only the deletes
+// of this task are held in memory.
+func ReadTask(ctx context.Context, fio fileio.FileIO, meta *iceberg.TableMetadata, task scan.FileScanTask, projection *iceberg.Schema, opts ReadOptions) (RecordIterator, error) {
+	f := task.File
+	if f.FileFormat != iceberg.FormatParquet {
+		return nil, &FileError{Op: "read", Path: f.FilePath, Err: fmt.Errorf("%w: %q", ErrUnsupportedFormat, f.FileFormat)}
+	}
+	table := meta.CurrentSchema()
+	if projection == nil {
+		projection = table
+	}
+	mapping := opts.NameMapping
+	if mapping == nil {
+		m, err := tableNameMapping(meta)
+		if err != nil {
+			return nil, err
+		}
+		mapping = m
+	}
+	var posDeletes, eqDeletes []iceberg.DataFile
+	for _, d := range task.Deletes {
+		switch d.File.Content {
+		case iceberg.ContentPositionDeletes:
+			ref := d.File.ReferencedDataFile
+			if d.DataSequenceNumber >= task.DataSequenceNumber && (ref == nil || *ref == f.FilePath) {
+				if d.File.FileFormat != iceberg.FormatParquet {
+					return nil, &FileError{Op: "read deletes", Path: d.File.FilePath, Err: fmt.Errorf("%w: %q", ErrUnsupportedFormat, d.File.FileFormat)}
+				}
+				posDeletes = append(posDeletes, d.File)
+			}
+		case iceberg.ContentEqualityDeletes:
+			if d.DataSequenceNumber > task.DataSequenceNumber {
+				eqDeletes = append(eqDeletes, d.File)
+			}
+		}
+	}
+	it := &taskIterator{outPositions: opts.WithPositions, path: f.FilePath}
+	var err error
+	if it.deleted, err = loadPositionDeletes(ctx, fio, f.FilePath, posDeletes); err != nil {
+		return nil, err
+	}
+	if it.eqSets, err = loadEqualityDeletes(ctx, fio, table, mapping, eqDeletes); err != nil {
+		return nil, err
+	}
+	if task.Residual != nil {
+		if _, always := task.Residual.(expr.AlwaysTrue); !always {
+			it.residual = expr.NewEvaluator(task.Residual)
+			it.residualIDs = predicateIDs(task.Residual)
+		}
+	}
+	if err := it.open(ctx, fio, table, projection, mapping, opts); err != nil {
+		it.Close()
+		return nil, err
+	}
+	return it, nil
+}
+
+func tableNameMapping(meta *iceberg.TableMetadata) (parquetfile.NameMapping, error) {
+	raw, ok := meta.Properties()[iceberg.PropDefaultNameMapping]
+	if !ok {
+		return nil, nil
+	}
+	nm, err := iceberg.ParseNameMapping([]byte(raw))
+	if err != nil {
+		return nil, fmt.Errorf("%w: %s: %w", ErrBadProperty, iceberg.PropDefaultNameMapping, err)
+	}
+	return func(path []string) (int, bool) { return nm.FindFieldID(path...) }, nil
+}
+
+func predicateIDs(e expr.BoundExpr) []int {
+	var ids []int
+	for _, p := range expr.Predicates(e) {
+		ids = append(ids, p.FieldID)
+	}
+	return ids
+}
+
+// Ensure the iterator type satisfies the interface.
+var _ RecordIterator = (*taskIterator)(nil)
+
+// eof is returned by Next after the last record.
+var eof = io.EOF

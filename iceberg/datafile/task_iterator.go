@@ -1,0 +1,246 @@
+package datafile
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/icesql/icesql/iceberg"
+	"github.com/icesql/icesql/iceberg/expr"
+	"github.com/icesql/icesql/iceberg/fileio"
+	"github.com/icesql/icesql/iceberg/parquetfile"
+)
+
+// taskIterator reads one data file. Columns needed only by equality
+// deletes or the residual are read by a second reader over the same file
+// (aux), whose batches line up with the main reader's because both use the
+// same batch size and no row group filter.
+type taskIterator struct {
+	path         string
+	outPositions bool
+	needPos      bool
+
+	deleted  []int64 // sorted positions deleted in this file
+	cursor   int     // into deleted; file positions only grow
+	eqSets   []*eqDeleteSet
+	residual *expr.Evaluator
+
+	residualIDs []int
+	keyIDs      []int // equality and residual field ids
+	projection  *iceberg.Schema
+	auxSchema   *iceberg.Schema
+
+	in        fileio.InputFile
+	main, aux *parquetfile.RecordReader
+	out       *arrow.Schema
+	cols      map[int]colRef
+	buf       []byte
+	closed    bool
+}
+
+func (it *taskIterator) open(ctx context.Context, fio fileio.FileIO, table, projection *iceberg.Schema, mapping parquetfile.NameMapping, opts ReadOptions) error {
+	it.projection = projection
+	it.needPos = it.outPositions || len(it.deleted) > 0
+	it.cols = map[int]colRef{}
+	seen := map[int]bool{}
+	var extra []int
+	add := func(id int) {
+		if seen[id] {
+			return
+		}
+		seen[id] = true
+		it.keyIDs = append(it.keyIDs, id)
+		if _, ok := projection.FindFieldByID(id); ok {
+			return
+		}
+		if _, ok := table.FindFieldByID(id); ok {
+			extra = append(extra, id)
+		}
+	}
+	for _, s := range it.eqSets {
+		for _, id := range s.ids {
+			add(id)
+		}
+	}
+	for _, id := range it.residualIDs {
+		add(id)
+	}
+	in, err := fio.Open(ctx, it.path)
+	if err != nil {
+		return &FileError{Op: "read", Path: it.path, Err: err}
+	}
+	it.in = in
+	pr, err := parquetfile.Open(in, in.Size())
+	if err != nil {
+		return &FileError{Op: "read", Path: it.path, Err: err}
+	}
+	ro := parquetfile.ReadOptions{BatchSize: opts.BatchSize, NameMapping: mapping, WithPosition: it.needPos}
+	if it.main, err = pr.NewRecordReader(ctx, projection, ro); err != nil {
+		return &FileError{Op: "read", Path: it.path, Err: err}
+	}
+	if len(extra) > 0 {
+		if it.auxSchema, err = table.Select(extra...); err != nil {
+			return err
+		}
+		ro.WithPosition = false
+		if it.aux, err = pr.NewRecordReader(ctx, it.auxSchema, ro); err != nil {
+			return &FileError{Op: "read", Path: it.path, Err: err}
+		}
+	}
+	it.out = it.main.Schema()
+	if it.needPos && !it.outPositions {
+		fields := it.out.Fields()
+		it.out = arrow.NewSchema(fields[:len(fields)-1], nil)
+	}
+	return nil
+}
+
+// Next returns the next non-empty record after deletes and the residual.
+func (it *taskIterator) Next(ctx context.Context) (arrow.RecordBatch, error) {
+	if it.closed {
+		return nil, ErrIteratorClosed
+	}
+	for {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		rec, err := it.main.Next()
+		if err != nil {
+			if err != eof {
+				err = &FileError{Op: "read", Path: it.path, Err: err}
+			}
+			return nil, err
+		}
+		out, err := it.filter(ctx, rec)
+		rec.Release()
+		if err != nil {
+			return nil, err
+		}
+		if out != nil {
+			return out, nil
+		}
+	}
+}
+
+// filter applies deletes and the residual to one batch; nil when no row
+// survives.
+func (it *taskIterator) filter(ctx context.Context, rec arrow.RecordBatch) (arrow.RecordBatch, error) {
+	n := int(rec.NumRows())
+	keep := make([]bool, n)
+	for i := range keep {
+		keep[i] = true
+	}
+	if len(it.deleted) > 0 {
+		pos := rec.Column(int(rec.NumCols()) - 1).(*array.Int64)
+		for i := 0; i < n; i++ {
+			p := pos.Value(i)
+			for it.cursor < len(it.deleted) && it.deleted[it.cursor] < p {
+				it.cursor++
+			}
+			if it.cursor < len(it.deleted) && it.deleted[it.cursor] == p {
+				keep[i] = false
+			}
+		}
+	}
+	if len(it.keyIDs) > 0 {
+		if err := it.filterRows(rec, keep); err != nil {
+			return nil, err
+		}
+	}
+	var idx []int32
+	for i, k := range keep {
+		if k {
+			idx = append(idx, int32(i))
+		}
+	}
+	if len(idx) == 0 {
+		return nil, nil
+	}
+	cols := rec.Columns()
+	if len(cols) > it.out.NumFields() {
+		cols = cols[:it.out.NumFields()]
+	}
+	base := array.NewRecordBatch(it.out, cols, int64(n))
+	if len(idx) == n {
+		return base, nil
+	}
+	defer base.Release()
+	return takeRows(ctx, base, idx)
+}
+
+// filterRows drops rows matching an equality delete or failing the
+// residual.
+func (it *taskIterator) filterRows(rec arrow.RecordBatch, keep []bool) error {
+	clear(it.cols)
+	if err := resolveColumns(rec, it.projection, it.keyIDs, it.cols); err != nil {
+		return err
+	}
+	if it.aux != nil {
+		aux, err := it.aux.Next()
+		if err != nil {
+			return &FileError{Op: "read", Path: it.path, Err: err}
+		}
+		defer aux.Release()
+		if aux.NumRows() != rec.NumRows() {
+			return &FileError{Op: "read", Path: it.path, Err: fmt.Errorf("internal error: column readers out of step (%d and %d rows)", rec.NumRows(), aux.NumRows())}
+		}
+		if err := resolveColumns(aux, it.auxSchema, it.keyIDs, it.cols); err != nil {
+			return err
+		}
+	}
+	var rowErr error
+	row := 0
+	access := func(id int) any {
+		c, ok := it.cols[id]
+		if !ok {
+			return nil
+		}
+		v, err := c.value(row)
+		if err != nil && rowErr == nil {
+			rowErr = err
+		}
+		return v
+	}
+	for i := range keep {
+		if !keep[i] {
+			continue
+		}
+		for _, s := range it.eqSets {
+			hit, buf, err := s.contains(it.cols, i, it.buf)
+			it.buf = buf
+			if err != nil {
+				return err
+			}
+			if hit {
+				keep[i] = false
+				break
+			}
+		}
+		if keep[i] && it.residual != nil {
+			row = i
+			keep[i] = it.residual.Eval(access)
+			if rowErr != nil {
+				return rowErr
+			}
+		}
+	}
+	return nil
+}
+
+// Close releases the readers and the file.
+func (it *taskIterator) Close() {
+	if it.closed {
+		return
+	}
+	it.closed = true
+	if it.main != nil {
+		_ = it.main.Close()
+	}
+	if it.aux != nil {
+		_ = it.aux.Close()
+	}
+	if it.in != nil {
+		_ = it.in.Close()
+	}
+}
