@@ -121,11 +121,42 @@ func readContainer(data []byte) (*container, error) {
 	if !ok {
 		return nil, errors.New("header has no avro.schema")
 	}
-	c.schema, err = avro.ParseBytesWithCache(schemaText, "", &avro.SchemaCache{})
+	c.schema, err = parseSchema(schemaText)
 	if err != nil {
 		return nil, fmt.Errorf("avro.schema: %w", err)
 	}
 	return c, nil
+}
+
+// parsedSchemas caches writer schemas by their text: a table's manifests
+// share a handful of schemas, and parsing dominates reading small files.
+// Parsed schemas are immutable, so sharing them is safe.
+var parsedSchemas struct {
+	sync.Mutex
+	m map[string]avro.Schema
+}
+
+const maxCachedSchemas = 256
+
+func parseSchema(text []byte) (avro.Schema, error) {
+	parsedSchemas.Lock()
+	s, ok := parsedSchemas.m[string(text)]
+	parsedSchemas.Unlock()
+	if ok {
+		return s, nil
+	}
+	// A fresh cache per file: named types (r102, decimal_9_2) differ between files.
+	s, err := avro.ParseBytesWithCache(text, "", &avro.SchemaCache{})
+	if err != nil {
+		return nil, err
+	}
+	parsedSchemas.Lock()
+	if parsedSchemas.m == nil || len(parsedSchemas.m) >= maxCachedSchemas {
+		parsedSchemas.m = map[string]avro.Schema{}
+	}
+	parsedSchemas.m[string(text)] = s
+	parsedSchemas.Unlock()
+	return s, nil
 }
 
 var zstdDecoder = sync.OnceValues(func() (*zstd.Decoder, error) {

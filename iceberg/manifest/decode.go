@@ -17,7 +17,9 @@ type dec struct {
 	limit int64
 }
 
-var readerConfig = avro.Config{MaxByteSliceSize: maxBlockSize}.Freeze()
+// readerConfig caps one string or bytes value: hamba allocates the
+// declared length before it finds the data short.
+var readerConfig = avro.Config{MaxByteSliceSize: 4 << 20, MaxSliceAllocSize: 4 << 20}.Freeze()
 
 func newDec() *dec { return &dec{r: avro.NewReader(nil, 0, avro.WithReaderConfig(readerConfig))} }
 
@@ -31,6 +33,17 @@ func (d *dec) fail(op, msg string) {
 	if d.r.Error == nil {
 		d.r.ReportError(op, msg)
 	}
+}
+
+// fixed reads an Avro fixed value, refusing sizes beyond the block.
+func (d *dec) fixed(size int) []byte {
+	if int64(size) > d.limit || size < 0 {
+		d.fail("fixed", fmt.Sprintf("fixed size %d exceeds the block size", size))
+		return nil
+	}
+	out := make([]byte, size)
+	d.r.Read(out)
+	return out
 }
 
 // blockCount reads an array or map block header; 0 ends the sequence.
@@ -189,11 +202,7 @@ func bytesBase(s avro.Schema) (func(*dec) []byte, error) {
 		return func(d *dec) []byte { return []byte(d.r.ReadString()) }, nil
 	case avro.Fixed:
 		size := s.(*avro.FixedSchema).Size()
-		return func(d *dec) []byte {
-			out := make([]byte, size)
-			d.r.Read(out)
-			return out
-		}, nil
+		return func(d *dec) []byte { return d.fixed(size) }, nil
 	}
 	return nil, typeError(s, "bytes")
 }
@@ -303,7 +312,13 @@ func skipper(s avro.Schema, depth int) (func(*dec), error) {
 		}
 	case *avro.FixedSchema:
 		n := t.Size()
-		return func(d *dec) { d.r.SkipNBytes(n) }, nil
+		return func(d *dec) {
+			if int64(n) > d.limit {
+				d.fail("fixed", fmt.Sprintf("fixed size %d exceeds the block size", n))
+				return
+			}
+			d.r.SkipNBytes(n)
+		}, nil
 	case *avro.EnumSchema:
 		return func(d *dec) { d.r.SkipInt() }, nil
 	case *avro.RecordSchema:

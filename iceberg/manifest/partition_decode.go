@@ -54,11 +54,7 @@ func partitionValueReader(s avro.Schema) (iceberg.Type, func(*dec) any, error) {
 		}
 	case *avro.FixedSchema:
 		size := t.Size()
-		raw := func(d *dec) []byte {
-			out := make([]byte, size)
-			d.r.Read(out)
-			return out
-		}
+		raw := func(d *dec) []byte { return d.fixed(size) }
 		if dl, ok := t.Logical().(*avro.DecimalLogicalSchema); ok {
 			return decimalReader(dl, raw)
 		}
