@@ -220,7 +220,7 @@ func TestWriterAbortRemovesFiles(t *testing.T) {
 	ctx := context.Background()
 	pq := parquetfile.WriterOptions{RowGroupSizeBytes: 2 << 10}
 	w := NewWriter(ctx, tt.fio, tt.meta, WriterOptions{Parquet: &pq})
-	if err := w.Write(ctx, testRows(t, testSchema(), 0, 20000, []string{"a"})); err != nil {
+	if err := w.Write(ctx, testRows(t, testSchema(), 0, 3000, []string{"a"})); err != nil {
 		t.Fatal(err)
 	}
 	if len(listFiles(t, tt)) == 0 {
