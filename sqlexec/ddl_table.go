@@ -1,0 +1,258 @@
+package sqlexec
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/icesql/icesql/iceberg"
+	"github.com/icesql/icesql/iceberg/fileio"
+	"github.com/icesql/icesql/iceberg/table"
+	"github.com/icesql/icesql/sqlexec/parser"
+)
+
+// loadTable loads the current version of the table ref names.
+func (s *Session) loadTable(ctx context.Context, ref *parser.TableRef) (*table.Table, error) {
+	id, err := s.ident(ref)
+	if err != nil {
+		return nil, err
+	}
+	return table.Load(ctx, s.engine.env, id)
+}
+
+func (s *Session) createTable(ctx context.Context, st *parser.CreateTableStmt) (Result, error) {
+	if st.Using != "" && !strings.EqualFold(st.Using, "iceberg") {
+		return Result{}, notSupported("USING %s: only Iceberg tables", st.Using)
+	}
+	if st.OrReplace {
+		return Result{}, notSupported("CREATE OR REPLACE TABLE")
+	}
+	if st.Table.MetadataTable != "" || st.Table.Branch != "" || st.Table.Tag != "" {
+		return Result{}, invalidf("cannot create %s", st.Table)
+	}
+	id, err := s.ident(st.Table)
+	if err != nil {
+		return Result{}, err
+	}
+	if st.IfNotExists {
+		exists, err := s.engine.catalog.TableExists(ctx, toSQLiteIdent(id))
+		if err != nil {
+			return Result{}, err
+		}
+		if exists {
+			return Result{}, nil
+		}
+	}
+	var fields []iceberg.NestedField
+	var query *boundQuery
+	if st.AsSelect != nil {
+		if len(st.Columns) > 0 {
+			return Result{}, invalidf("CREATE TABLE AS SELECT takes its columns from the query")
+		}
+		query, err = s.bindQuery(ctx, st.AsSelect.Node, st.Refs)
+		if err != nil {
+			return Result{}, err
+		}
+		defer query.close()
+		if fields, err = fieldsFromArrow(query.schema); err != nil {
+			return Result{}, err
+		}
+	} else {
+		for _, c := range st.Columns {
+			fields = append(fields, iceberg.NestedField{Name: c.Name, Type: c.Type, Required: c.NotNull, Doc: c.Comment})
+		}
+	}
+	schema, err := freshSchema(fields)
+	if err != nil {
+		return Result{}, err
+	}
+	spec, err := buildSpec(schema, st.PartitionBy)
+	if err != nil {
+		return Result{}, err
+	}
+	props := map[string]string{}
+	for _, p := range st.Properties {
+		props[p.Key] = p.Value
+	}
+	if st.Comment != "" {
+		props["comment"] = st.Comment
+	}
+	loc := s.engine.tableLocation(id.Namespace, id.Name)
+	if st.Location != "" {
+		if loc, err = locationURI(st.Location); err != nil {
+			return Result{}, err
+		}
+	}
+	t, err := table.Create(ctx, s.engine.env, id, schema, loc, table.CreateOptions{Spec: spec, Properties: props})
+	if err != nil {
+		if st.IfNotExists && errors.Is(err, iceberg.ErrTableAlreadyExists) {
+			return Result{}, nil
+		}
+		return Result{}, err
+	}
+	if query == nil {
+		return Result{}, nil
+	}
+	n, err := s.appendQuery(ctx, t, query, nil)
+	if err != nil {
+		// CTAS is one statement: undo the empty table.
+		if _, derr := s.engine.catalog.DropTable(context.WithoutCancel(ctx), toSQLiteIdent(id)); derr == nil {
+			s.purgeFiles(context.WithoutCancel(ctx), t)
+		}
+		return Result{}, err
+	}
+	return Result{RowsAffected: n}, nil
+}
+
+// locationURI turns a LOCATION given as a path into a file:// URI.
+func locationURI(loc string) (string, error) {
+	if strings.Contains(loc, "://") {
+		if !strings.HasPrefix(loc, "file://") {
+			return "", notSupported("location %q: only local file:// locations", loc)
+		}
+		return strings.TrimRight(loc, "/"), nil
+	}
+	return fileio.LocalURI(loc)
+}
+
+// freshSchema assigns field ids 1..n depth-first (table.Create reassigns
+// them again in the same way).
+func freshSchema(fields []iceberg.NestedField) (*iceberg.Schema, error) {
+	next := 0
+	var assignType func(t iceberg.Type) iceberg.Type
+	assignFields := func(fs []iceberg.NestedField) []iceberg.NestedField {
+		out := make([]iceberg.NestedField, len(fs))
+		for i, f := range fs {
+			next++
+			f.ID = next
+			out[i] = f
+		}
+		for i := range out {
+			out[i].Type = assignType(out[i].Type)
+		}
+		return out
+	}
+	assignType = func(t iceberg.Type) iceberg.Type {
+		switch x := t.(type) {
+		case *iceberg.StructType:
+			return &iceberg.StructType{FieldList: assignFields(x.FieldList)}
+		case *iceberg.ListType:
+			next++
+			return &iceberg.ListType{ElementID: next, Element: assignType(x.Element), ElementRequired: x.ElementRequired}
+		case *iceberg.MapType:
+			next += 2
+			return &iceberg.MapType{KeyID: next - 1, Key: assignType(x.Key), ValueID: next, Value: assignType(x.Value), ValueRequired: x.ValueRequired}
+		}
+		return t
+	}
+	return iceberg.NewSchema(0, assignFields(fields))
+}
+
+// buildSpec builds the partition spec of PARTITIONED BY.
+func buildSpec(schema *iceberg.Schema, terms []parser.PartitionTerm) (*iceberg.PartitionSpec, error) {
+	if len(terms) == 0 {
+		return nil, nil
+	}
+	b := iceberg.NewPartitionSpecBuilder(schema)
+	for _, t := range terms {
+		tr, err := iceberg.ParseTransform(t.IcebergTransform())
+		if err != nil {
+			return nil, err
+		}
+		col, err := resolveColumnName(schema, t.Column)
+		if err != nil {
+			return nil, err
+		}
+		b = b.Add(col, tr, t.Name)
+	}
+	return b.Build()
+}
+
+// resolveColumnName finds a column by name, case-insensitively, and
+// returns its name as stored.
+func resolveColumnName(schema *iceberg.Schema, name string) (string, error) {
+	if _, ok := schema.FindFieldByName(name); ok {
+		return name, nil
+	}
+	f, ok := schema.FindFieldByNameCaseInsensitive(name)
+	if !ok {
+		return "", fmt.Errorf("%w: column %q", iceberg.ErrNoSuchField, name)
+	}
+	full, _ := schema.FindColumnName(f.ID)
+	return full, nil
+}
+
+func (s *Session) dropTable(ctx context.Context, st *parser.DropTableStmt) error {
+	id, err := s.ident(st.Table)
+	if err != nil {
+		return err
+	}
+	var t *table.Table
+	if st.Purge {
+		t, err = table.Load(ctx, s.engine.env, id)
+		if err != nil && !(st.IfExists && errors.Is(err, iceberg.ErrNoSuchTable)) {
+			return err
+		}
+	}
+	if _, err := s.engine.catalog.DropTable(ctx, toSQLiteIdent(id)); err != nil {
+		if st.IfExists && errors.Is(err, iceberg.ErrNoSuchTable) {
+			return nil
+		}
+		return err
+	}
+	if t != nil {
+		return s.purgeFiles(ctx, t)
+	}
+	return nil
+}
+
+// purgeFiles removes every file reachable from the table's metadata: data
+// and delete files, manifests, manifest lists and metadata files.
+func (s *Session) purgeFiles(ctx context.Context, t *table.Table) error {
+	fio := s.engine.env.IO
+	meta := t.Metadata()
+	seen := map[string]bool{}
+	var files []string
+	add := func(p string) {
+		if p != "" && !seen[p] {
+			seen[p] = true
+			files = append(files, p)
+		}
+	}
+	var errs []error
+	for _, snap := range meta.Snapshots() {
+		mfs, err := table.ManifestsOf(ctx, fio, snap)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		for _, mf := range mfs {
+			if seen[mf.Path] {
+				continue
+			}
+			entries, err := table.EntriesOf(ctx, fio, meta, mf)
+			if err != nil {
+				errs = append(errs, err)
+			}
+			for _, e := range entries {
+				add(e.DataFile.FilePath)
+			}
+			add(mf.Path)
+		}
+		add(snap.ManifestList)
+	}
+	for _, sf := range meta.Statistics() {
+		add(sf.StatisticsPath)
+	}
+	for _, m := range meta.MetadataLog() {
+		add(m.MetadataFile)
+	}
+	add(t.MetadataLocation())
+	for _, f := range files {
+		if err := fio.Remove(ctx, f); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}

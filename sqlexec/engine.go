@@ -1,0 +1,162 @@
+// Package sqlexec runs SQL against Iceberg tables: an Engine owns the
+// catalog and storage of one warehouse, a Session runs statements for one
+// connection (current namespace, parameters, prepared statements).
+package sqlexec
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+
+	"github.com/icesql/icesql/catalog/sqlite"
+	"github.com/icesql/icesql/iceberg"
+	"github.com/icesql/icesql/iceberg/fileio"
+	"github.com/icesql/icesql/iceberg/table"
+)
+
+// Config says where an engine's warehouse and catalog are.
+type Config struct {
+	// Warehouse is the directory holding table data; table locations are
+	// <Warehouse>/<namespace>.db/<table>.
+	Warehouse string
+	// CatalogFile is the SQLite catalog; default <Warehouse>/catalog.db.
+	CatalogFile string
+	// CatalogName is the catalog_name of the catalog rows; default "default".
+	CatalogName string
+	// Namespace resolves one-part table names; default "default".
+	Namespace string
+	// ReadOnly refuses every write with ErrReadOnly.
+	ReadOnly bool
+	// Reporter receives a report of every commit; may be nil.
+	Reporter iceberg.MetricsReporter
+}
+
+// Engine is one warehouse and its catalog, shared by many sessions. It is
+// safe for concurrent use.
+type Engine struct {
+	cfg     Config
+	catalog *sqlite.Catalog
+	env     *table.Env
+	// warehouseURI is the absolute file:// URI of the warehouse directory.
+	warehouseURI string
+
+	nsMu   sync.Mutex
+	nsDone bool
+
+	mu     sync.Mutex
+	closed bool
+}
+
+// Open opens (creating in read-write mode) the warehouse directory and the
+// catalog file.
+func Open(ctx context.Context, cfg Config) (*Engine, error) {
+	if cfg.Warehouse == "" {
+		return nil, fmt.Errorf("%w: empty warehouse directory", ErrInvalidStatement)
+	}
+	if cfg.CatalogFile == "" {
+		cfg.CatalogFile = filepath.Join(cfg.Warehouse, "catalog.db")
+	}
+	if cfg.Namespace == "" {
+		cfg.Namespace = "default"
+	}
+	if !cfg.ReadOnly {
+		if err := os.MkdirAll(cfg.Warehouse, 0o755); err != nil {
+			return nil, fmt.Errorf("sqlexec: create warehouse: %w", err)
+		}
+		if err := os.MkdirAll(filepath.Dir(cfg.CatalogFile), 0o755); err != nil {
+			return nil, fmt.Errorf("sqlexec: create catalog directory: %w", err)
+		}
+	}
+	uri, err := fileio.LocalURI(cfg.Warehouse)
+	if err != nil {
+		return nil, fmt.Errorf("sqlexec: warehouse: %w", err)
+	}
+	cat, err := sqlite.Open(ctx, cfg.CatalogFile, sqlite.Options{CatalogName: cfg.CatalogName, ReadOnly: cfg.ReadOnly})
+	if err != nil {
+		return nil, err
+	}
+	e := &Engine{cfg: cfg, catalog: cat, warehouseURI: uri}
+	e.env = &table.Env{Catalog: catalogAdapter{cat}, IO: &fileio.Local{}, Reporter: cfg.Reporter}
+	return e, nil
+}
+
+// Config returns the engine's configuration with defaults filled in.
+func (e *Engine) Config() Config { return e.cfg }
+
+// Catalog is the engine's SQLite catalog.
+func (e *Engine) Catalog() *sqlite.Catalog { return e.catalog }
+
+// Env is the table environment (catalog adapter, storage, reporter).
+func (e *Engine) Env() *table.Env { return e.env }
+
+// Close closes the catalog. Sessions must not be used afterwards.
+func (e *Engine) Close() error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.closed {
+		return nil
+	}
+	e.closed = true
+	return e.catalog.Close()
+}
+
+func (e *Engine) isClosed() bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.closed
+}
+
+// Ping checks that the catalog answers.
+func (e *Engine) Ping(ctx context.Context) error {
+	if e.isClosed() {
+		return ErrClosed
+	}
+	_, err := e.catalog.NamespaceExists(ctx, []string{e.cfg.Namespace})
+	return err
+}
+
+// ensureDefaultNamespace creates the configured namespace on first use in
+// read-write mode, so `CREATE TABLE t` works on a fresh warehouse.
+func (e *Engine) ensureDefaultNamespace(ctx context.Context) error {
+	if e.cfg.ReadOnly {
+		return nil
+	}
+	e.nsMu.Lock()
+	defer e.nsMu.Unlock()
+	if e.nsDone {
+		return nil
+	}
+	ns := []string{e.cfg.Namespace}
+	ok, err := e.catalog.NamespaceExists(ctx, ns)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		err = e.catalog.CreateNamespace(ctx, ns, nil)
+		if err != nil && !errors.Is(err, iceberg.ErrNamespaceExists) {
+			return err
+		}
+	}
+	e.nsDone = true
+	return nil
+}
+
+// NewSession starts a session in the configured namespace.
+func (e *Engine) NewSession() *Session {
+	return &Session{engine: e, namespace: []string{e.cfg.Namespace}}
+}
+
+// tableLocation is <warehouse>/<namespace>.db/<table> as a file:// URI.
+func (e *Engine) tableLocation(ns []string, name string) string {
+	dir := ""
+	for i, p := range ns {
+		if i > 0 {
+			dir += "."
+		}
+		dir += p
+	}
+	return e.warehouseURI + "/" + dir + ".db/" + name
+}

@@ -1,0 +1,54 @@
+package sqlexec
+
+import (
+	"errors"
+	"fmt"
+)
+
+var (
+	// ErrNotSupported: SQL the session understands but cannot run yet.
+	ErrNotSupported = errors.New("sqlexec: not supported yet")
+	// ErrReadOnly: a write through an engine opened read-only.
+	ErrReadOnly = errors.New("sqlexec: engine is read-only")
+	// ErrParams: the arguments do not match the statement's placeholders.
+	ErrParams = errors.New("sqlexec: wrong parameters")
+	// ErrClosed: the engine or session was closed.
+	ErrClosed = errors.New("sqlexec: closed")
+	// ErrInvalidStatement: a statement that is well-formed but cannot apply
+	// to the table it names (unknown column, bad partition term, ...).
+	ErrInvalidStatement = errors.New("sqlexec: invalid statement")
+)
+
+// ParamError says which placeholder argument is unusable.
+type ParamError struct {
+	Index int // 1-based placeholder position; 0 for a count mismatch
+	Msg   string
+}
+
+func (e *ParamError) Error() string {
+	if e.Index == 0 {
+		return "sqlexec: parameters: " + e.Msg
+	}
+	return fmt.Sprintf("sqlexec: parameter %d: %s", e.Index, e.Msg)
+}
+
+func (e *ParamError) Unwrap() error { return ErrParams }
+
+// StatementError names the statement kind an error happened in; Unwrap
+// gives the cause (iceberg sentinels, planner errors, ...).
+type StatementError struct {
+	Stmt string // e.g. "CREATE TABLE db.t"
+	Err  error
+}
+
+func (e *StatementError) Error() string { return e.Stmt + ": " + e.Err.Error() }
+
+func (e *StatementError) Unwrap() error { return e.Err }
+
+func notSupported(format string, args ...any) error {
+	return fmt.Errorf("%w: "+format, append([]any{ErrNotSupported}, args...)...)
+}
+
+func invalidf(format string, args ...any) error {
+	return fmt.Errorf("%w: "+format, append([]any{ErrInvalidStatement}, args...)...)
+}

@@ -1,0 +1,196 @@
+package sqlexec
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+
+	"github.com/icesql/icesql/iceberg"
+	"github.com/icesql/icesql/iceberg/arrowschema"
+	"github.com/icesql/icesql/iceberg/fileio"
+	"github.com/icesql/icesql/iceberg/parquetfile"
+	"github.com/icesql/icesql/iceberg/scan"
+	"github.com/icesql/icesql/iceberg/table"
+	"github.com/icesql/icesql/planner"
+	"github.com/icesql/icesql/sqlexec/exec"
+)
+
+// icebergTable is an Iceberg table at one snapshot, as the planner reads it.
+type icebergTable struct {
+	t      *table.Table
+	snap   *iceberg.Snapshot // nil: the table has no data
+	schema *iceberg.Schema
+	arrow  *arrow.Schema
+
+	mu    sync.Mutex
+	stats scan.Stats // of the last plan, for EXPLAIN
+}
+
+var (
+	_ planner.Table     = (*icebergTable)(nil)
+	_ planner.Explainer = (*icebergTable)(nil)
+)
+
+func newIcebergTable(t *table.Table, snap *iceberg.Snapshot, schema *iceberg.Schema) (*icebergTable, error) {
+	as, err := arrowschema.ToArrow(schema)
+	if err != nil {
+		return nil, err
+	}
+	return &icebergTable{t: t, snap: snap, schema: schema, arrow: as}, nil
+}
+
+func (it *icebergTable) Name() string          { return it.t.Ident().Name }
+func (it *icebergTable) Schema() *arrow.Schema { return it.arrow }
+
+// plan lists the files to read for a request.
+func (it *icebergTable) plan(ctx context.Context, req planner.ScanRequest) ([]scan.FileScanTask, scan.Stats, error) {
+	if it.snap == nil {
+		return nil, scan.Stats{}, nil
+	}
+	filter := toIcebergFilter(it.arrow, req.Filters)
+	tasks, stats, err := scan.Plan(ctx, opener(ctx, it.t.IO()), it.t.Metadata(), it.snap.SnapshotID, filter, scan.Options{})
+	if err != nil && filter != nil && errors.Is(err, iceberg.ErrInvalidExpression) {
+		// A filter the binder refuses only costs pruning.
+		tasks, stats, err = scan.Plan(ctx, opener(ctx, it.t.IO()), it.t.Metadata(), it.snap.SnapshotID, nil, scan.Options{})
+	}
+	return tasks, stats, err
+}
+
+func (it *icebergTable) Scan(ctx context.Context, req planner.ScanRequest) (exec.RecordIterator, error) {
+	tasks, stats, err := it.plan(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	it.mu.Lock()
+	it.stats = stats
+	it.mu.Unlock()
+	fields := make([]iceberg.NestedField, len(req.Columns))
+	outFields := make([]arrow.Field, len(req.Columns))
+	all := it.schema.Fields()
+	for i, c := range req.Columns {
+		if c < 0 || c >= len(all) {
+			return nil, fmt.Errorf("sqlexec: scan column %d out of range", c)
+		}
+		fields[i] = all[c]
+		outFields[i] = it.arrow.Field(c)
+	}
+	proj, err := iceberg.NewSchema(it.schema.ID, fields)
+	if err != nil {
+		return nil, err
+	}
+	return &taskIterator{fio: it.t.IO(), tasks: tasks, proj: proj, out: arrow.NewSchema(outFields, nil), limit: req.Limit}, nil
+}
+
+func (it *icebergTable) ExplainScan(ctx context.Context, req planner.ScanRequest) (string, error) {
+	if it.snap == nil {
+		return "iceberg " + it.t.Ident().String() + ": no snapshot", nil
+	}
+	_, stats, err := it.plan(ctx, req)
+	if err != nil {
+		return "", err
+	}
+	s := fmt.Sprintf("iceberg %s snapshot=%d: %s", it.t.Ident(), it.snap.SnapshotID, stats)
+	if f := toIcebergFilter(it.arrow, req.Filters); f != nil {
+		s += " filter=" + f.String()
+	}
+	return s, nil
+}
+
+// taskIterator reads the planned files one after another.
+type taskIterator struct {
+	fio   fileio.FileIO
+	tasks []scan.FileScanTask
+	proj  *iceberg.Schema
+	out   *arrow.Schema
+	limit int64 // -1: none
+	rows  int64
+
+	file fileio.InputFile
+	rr   *parquetfile.RecordReader
+}
+
+func (ti *taskIterator) Schema() *arrow.Schema { return ti.out }
+
+func (ti *taskIterator) Next(ctx context.Context) (arrow.RecordBatch, error) {
+	for {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		if ti.limit >= 0 && ti.rows >= ti.limit {
+			return nil, nil
+		}
+		if ti.rr == nil {
+			if len(ti.tasks) == 0 {
+				return nil, nil
+			}
+			task := ti.tasks[0]
+			ti.tasks = ti.tasks[1:]
+			if len(ti.out.Fields()) == 0 && len(task.Deletes) == 0 {
+				// Nothing to read but the row count (COUNT(*)).
+				ti.rows += task.File.RecordCount
+				return array.NewRecordBatch(ti.out, nil, task.File.RecordCount), nil
+			}
+			if err := ti.open(ctx, task); err != nil {
+				return nil, err
+			}
+		}
+		rec, err := ti.rr.Next()
+		if err == io.EOF {
+			ti.closeFile()
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		ti.rows += rec.NumRows()
+		out := array.NewRecordBatch(ti.out, rec.Columns(), rec.NumRows())
+		rec.Release()
+		return out, nil
+	}
+}
+
+func (ti *taskIterator) open(ctx context.Context, task scan.FileScanTask) error {
+	if len(task.Deletes) > 0 {
+		return notSupported("reading data files with delete files (%s)", task.File.FilePath)
+	}
+	if task.File.FileFormat != iceberg.FormatParquet {
+		return notSupported("data file format %v (%s)", task.File.FileFormat, task.File.FilePath)
+	}
+	f, err := ti.fio.Open(ctx, task.File.FilePath)
+	if err != nil {
+		return err
+	}
+	r, err := parquetfile.Open(f, f.Size())
+	if err != nil {
+		f.Close()
+		return &iceberg.CorruptFileError{Path: task.File.FilePath, Kind: iceberg.ErrInvalidDataFile, Err: err}
+	}
+	rr, err := r.NewRecordReader(ctx, ti.proj, parquetfile.ReadOptions{})
+	if err != nil {
+		f.Close()
+		return fmt.Errorf("read %s: %w", task.File.FilePath, err)
+	}
+	ti.file, ti.rr = f, rr
+	return nil
+}
+
+func (ti *taskIterator) closeFile() {
+	if ti.rr != nil {
+		ti.rr.Close()
+		ti.rr = nil
+	}
+	if ti.file != nil {
+		ti.file.Close()
+		ti.file = nil
+	}
+}
+
+func (ti *taskIterator) Close() {
+	ti.closeFile()
+	ti.tasks = nil
+}

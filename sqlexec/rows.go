@@ -1,0 +1,133 @@
+package sqlexec
+
+import (
+	"context"
+	"strings"
+	"sync"
+
+	"github.com/apache/arrow-go/v18/arrow"
+
+	"github.com/icesql/icesql/iceberg"
+	"github.com/icesql/icesql/iceberg/arrowschema"
+	"github.com/icesql/icesql/sqlexec/exec"
+)
+
+// Column describes one result column.
+type Column struct {
+	Name     string
+	Type     arrow.DataType
+	Nullable bool
+	// TypeName is the Iceberg type name in upper case ("LONG", "DECIMAL",
+	// "TIMESTAMPTZ", "LIST", ...), for database/sql's DatabaseTypeName.
+	TypeName string
+	// Precision and Scale are set for decimals.
+	Precision, Scale int64
+	// Length is set for fixed[n].
+	Length int64
+}
+
+// columnsOf describes the fields of an Arrow schema.
+func columnsOf(s *arrow.Schema) []Column {
+	out := make([]Column, s.NumFields())
+	for i, f := range s.Fields() {
+		c := Column{Name: f.Name, Type: f.Type, Nullable: f.Nullable}
+		t, err := arrowschema.TypeFromArrow(f.Type)
+		if err != nil {
+			c.TypeName = strings.ToUpper(f.Type.Name())
+		} else {
+			c.TypeName = icebergTypeName(t)
+		}
+		switch x := t.(type) {
+		case iceberg.DecimalType:
+			c.Precision, c.Scale = int64(x.Precision), int64(x.Scale)
+		case iceberg.FixedType:
+			c.Length = int64(x.Length)
+		}
+		out[i] = c
+	}
+	return out
+}
+
+func icebergTypeName(t iceberg.Type) string {
+	switch t.(type) {
+	case iceberg.DecimalType:
+		return "DECIMAL"
+	case iceberg.FixedType:
+		return "FIXED"
+	case *iceberg.StructType:
+		return "STRUCT"
+	case *iceberg.ListType:
+		return "LIST"
+	case *iceberg.MapType:
+		return "MAP"
+	}
+	return strings.ToUpper(t.String())
+}
+
+// Rows is a stream of result batches. Close it when done.
+type Rows struct {
+	schema  *arrow.Schema
+	cols    []Column
+	it      exec.RecordIterator
+	onClose func()
+	once    sync.Once
+}
+
+func newRows(it exec.RecordIterator) *Rows {
+	return &Rows{schema: it.Schema(), cols: columnsOf(it.Schema()), it: it}
+}
+
+// Schema is the Arrow schema of every batch.
+func (r *Rows) Schema() *arrow.Schema { return r.schema }
+
+// Columns describes the result columns.
+func (r *Rows) Columns() []Column { return r.cols }
+
+// Next returns the next batch (the caller releases it), or nil at the end.
+func (r *Rows) Next(ctx context.Context) (arrow.RecordBatch, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return r.it.Next(ctx)
+}
+
+// Close releases the stream.
+func (r *Rows) Close() error {
+	r.once.Do(func() {
+		r.it.Close()
+		if r.onClose != nil {
+			r.onClose()
+		}
+	})
+	return nil
+}
+
+// Result is the outcome of a statement that returns no rows.
+type Result struct {
+	RowsAffected int64
+}
+
+// batchIterator serves batches built in memory.
+type batchIterator struct {
+	schema  *arrow.Schema
+	batches []arrow.RecordBatch
+}
+
+func (b *batchIterator) Schema() *arrow.Schema { return b.schema }
+
+func (b *batchIterator) Next(ctx context.Context) (arrow.RecordBatch, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if len(b.batches) == 0 {
+		return nil, nil
+	}
+	out := b.batches[0]
+	b.batches = b.batches[1:]
+	return out, nil
+}
+
+func (b *batchIterator) Close() {
+	exec.ReleaseAll(b.batches)
+	b.batches = nil
+}

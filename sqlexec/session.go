@@ -1,0 +1,295 @@
+package sqlexec
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/pingcap/tidb/pkg/parser/ast"
+
+	"github.com/icesql/icesql/iceberg/table"
+	"github.com/icesql/icesql/sqlexec/parser"
+)
+
+// Session runs statements for one connection. It is not safe for
+// concurrent use (database/sql never shares a connection).
+type Session struct {
+	engine    *Engine
+	namespace []string
+}
+
+// Namespace is the session's current namespace (USE changes it).
+func (s *Session) Namespace() []string { return s.namespace }
+
+// Engine is the session's engine.
+func (s *Session) Engine() *Engine { return s.engine }
+
+// Exec runs every statement of sql and returns the last one's result;
+// rows of queries are read and discarded.
+func (s *Session) Exec(ctx context.Context, sql string, args []any) (Result, error) {
+	p, err := s.Prepare(sql)
+	if err != nil {
+		return Result{}, err
+	}
+	return p.Exec(ctx, args)
+}
+
+// Query runs every statement of sql and returns the rows of the last one
+// (an empty result for statements without rows).
+func (s *Session) Query(ctx context.Context, sql string, args []any) (*Rows, error) {
+	p, err := s.Prepare(sql)
+	if err != nil {
+		return nil, err
+	}
+	return p.Query(ctx, args)
+}
+
+// Prepared is a parsed script whose placeholders are bound at each run.
+type Prepared struct {
+	s     *Session
+	stmts []parser.Statement
+	binds []*paramBinder
+	n     int
+	mu    sync.Mutex
+}
+
+// Prepare parses sql once for many runs.
+func (s *Session) Prepare(sql string) (*Prepared, error) {
+	if s.engine.isClosed() {
+		return nil, ErrClosed
+	}
+	stmts, err := parser.Parse(sql)
+	if err != nil {
+		return nil, err
+	}
+	if len(stmts) == 0 {
+		return nil, fmt.Errorf("%w: empty statement", ErrInvalidStatement)
+	}
+	p := &Prepared{s: s, stmts: stmts}
+	for _, st := range stmts {
+		pb := newParamBinder(st)
+		p.binds = append(p.binds, pb)
+		p.n += pb.count
+	}
+	return p, nil
+}
+
+// NumInput is the number of placeholders.
+func (p *Prepared) NumInput() int { return p.n }
+
+// Statements are the parsed statements.
+func (p *Prepared) Statements() []parser.Statement { return p.stmts }
+
+// Exec runs the statements with args.
+func (p *Prepared) Exec(ctx context.Context, args []any) (Result, error) {
+	var res Result
+	err := p.run(ctx, args, func(i int, st parser.Statement) error {
+		r, err := p.s.execOne(ctx, st)
+		res = r
+		return err
+	})
+	return res, err
+}
+
+// Query runs the statements with args and returns the rows of the last.
+func (p *Prepared) Query(ctx context.Context, args []any) (*Rows, error) {
+	var rows *Rows
+	err := p.run(ctx, args, func(i int, st parser.Statement) error {
+		if i < len(p.stmts)-1 {
+			_, err := p.s.execOne(ctx, st)
+			return err
+		}
+		var err error
+		rows, err = p.s.queryOne(ctx, st)
+		return err
+	})
+	return rows, err
+}
+
+func (p *Prepared) run(ctx context.Context, args []any, fn func(int, parser.Statement) error) error {
+	if len(args) != p.n {
+		return &ParamError{Msg: fmt.Sprintf("statement has %d placeholders, got %d arguments", p.n, len(args))}
+	}
+	if p.s.engine.isClosed() {
+		return ErrClosed
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	off := 0
+	for i, st := range p.stmts {
+		pb := p.binds[i]
+		if err := pb.bind(args[off : off+pb.count]); err != nil {
+			if pe, ok := err.(*ParamError); ok && pe.Index > 0 {
+				pe.Index += off
+			}
+			return err
+		}
+		off += pb.count
+		if err := fn(i, st); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// execOne runs a statement for its effect.
+func (s *Session) execOne(ctx context.Context, st parser.Statement) (Result, error) {
+	if err := s.engine.ensureDefaultNamespace(ctx); err != nil {
+		return Result{}, err
+	}
+	if w, ok := st.(*parser.TiDBStmt); ok {
+		switch n := w.Node.(type) {
+		case *ast.InsertStmt:
+			return s.insert(ctx, w, n)
+		case *ast.DeleteStmt:
+			return s.delete(ctx, w, n)
+		}
+	}
+	if isWrite(st) {
+		return s.runWrite(ctx, st)
+	}
+	rows, err := s.queryOne(ctx, st)
+	if err != nil {
+		return Result{}, err
+	}
+	defer rows.Close()
+	for {
+		b, err := rows.Next(ctx)
+		if err != nil {
+			return Result{}, err
+		}
+		if b == nil {
+			return Result{}, nil
+		}
+		b.Release()
+	}
+}
+
+// queryOne runs a statement and returns its rows.
+func (s *Session) queryOne(ctx context.Context, st parser.Statement) (*Rows, error) {
+	if err := s.engine.ensureDefaultNamespace(ctx); err != nil {
+		return nil, err
+	}
+	switch x := st.(type) {
+	case *parser.TiDBStmt:
+		switch n := x.Node.(type) {
+		case *ast.SelectStmt, *ast.SetOprStmt:
+			return s.selectRows(ctx, n.(ast.ResultSetNode), x.Refs)
+		case *ast.InsertStmt, *ast.DeleteStmt:
+			if _, err := s.execOne(ctx, st); err != nil {
+				return nil, err
+			}
+			return emptyRows(), nil
+		case *ast.UpdateStmt:
+			return nil, notSupported("UPDATE (row-level updates are a later feature)")
+		case *ast.BeginStmt, *ast.CommitStmt, *ast.RollbackStmt:
+			return nil, notSupported("transactions (each statement commits on its own)")
+		}
+		return nil, notSupported("statement %s", firstWords(x.Text))
+	case *parser.ShowNamespacesStmt:
+		return s.showNamespaces(ctx, x)
+	case *parser.ShowTablesStmt:
+		return s.showTables(ctx, x)
+	case *parser.ShowPropertiesStmt:
+		return s.showProperties(ctx, x)
+	case *parser.ShowCreateTableStmt:
+		return s.showCreateTable(ctx, x)
+	case *parser.DescribeStmt:
+		return s.describe(ctx, x)
+	case *parser.ExplainStmt:
+		return s.explain(ctx, x)
+	case *parser.UseStmt:
+		ok, err := s.engine.catalog.NamespaceExists(ctx, x.Namespace)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			return nil, fmt.Errorf("USE %s: %w", strings.Join(x.Namespace, "."), errNoSuchNamespace)
+		}
+		s.namespace = x.Namespace
+		return emptyRows(), nil
+	}
+	if isWrite(st) {
+		if _, err := s.runWrite(ctx, st); err != nil {
+			return nil, err
+		}
+		return emptyRows(), nil
+	}
+	return nil, notSupported("statement %s", firstWords(st.String()))
+}
+
+// isWrite reports whether a statement changes the catalog or a table.
+func isWrite(st parser.Statement) bool {
+	switch st.(type) {
+	case *parser.CreateNamespaceStmt, *parser.DropNamespaceStmt, *parser.CreateTableStmt,
+		*parser.DropTableStmt, *parser.AlterTableStmt, *parser.InsertOverwriteStmt,
+		*parser.MergeStmt, *parser.CallStmt:
+		return true
+	}
+	return false
+}
+
+func (s *Session) checkWritable() error {
+	if s.engine.cfg.ReadOnly {
+		return ErrReadOnly
+	}
+	return nil
+}
+
+// runWrite runs the extension statements that write.
+func (s *Session) runWrite(ctx context.Context, st parser.Statement) (Result, error) {
+	if err := s.checkWritable(); err != nil {
+		return Result{}, err
+	}
+	switch x := st.(type) {
+	case *parser.CreateNamespaceStmt:
+		return Result{}, s.createNamespace(ctx, x)
+	case *parser.DropNamespaceStmt:
+		return Result{}, s.dropNamespace(ctx, x)
+	case *parser.CreateTableStmt:
+		return s.createTable(ctx, x)
+	case *parser.DropTableStmt:
+		return Result{}, s.dropTable(ctx, x)
+	case *parser.AlterTableStmt:
+		return Result{}, s.alterTable(ctx, x)
+	case *parser.InsertOverwriteStmt:
+		return s.insertOverwrite(ctx, x)
+	case *parser.MergeStmt:
+		return Result{}, notSupported("MERGE INTO (row-level updates are a later feature)")
+	case *parser.CallStmt:
+		return Result{}, notSupported("CALL %s", strings.Join(x.Name, "."))
+	}
+	return Result{}, notSupported("statement %s", firstWords(st.String()))
+}
+
+// ident resolves a table reference against the session namespace.
+func (s *Session) ident(ref *parser.TableRef) (table.Identifier, error) {
+	if ref.Catalog != "" && !strings.EqualFold(ref.Catalog, s.engine.catalogName()) {
+		return table.Identifier{}, invalidf("unknown catalog %q", ref.Catalog)
+	}
+	ns := ref.Namespace
+	if len(ns) == 0 {
+		ns = s.namespace
+	}
+	return table.Identifier{Namespace: ns, Name: ref.Table}, nil
+}
+
+func (e *Engine) catalogName() string {
+	if e.cfg.CatalogName == "" {
+		return "default"
+	}
+	return e.cfg.CatalogName
+}
+
+func emptyRows() *Rows {
+	return newRows(&batchIterator{schema: schemaOf()})
+}
+
+func firstWords(s string) string {
+	f := strings.Fields(s)
+	if len(f) > 2 {
+		f = f[:2]
+	}
+	return strings.ToUpper(strings.Join(f, " "))
+}

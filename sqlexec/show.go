@@ -1,0 +1,167 @@
+package sqlexec
+
+import (
+	"github.com/apache/arrow-go/v18/arrow"
+
+	"context"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/icesql/icesql/iceberg"
+	"github.com/icesql/icesql/sqlexec/parser"
+)
+
+func (s *Session) showProperties(ctx context.Context, st *parser.ShowPropertiesStmt) (*Rows, error) {
+	t, err := s.loadTable(ctx, st.Table)
+	if err != nil {
+		return nil, err
+	}
+	props := t.Metadata().Properties()
+	var rows [][]any
+	if st.Key != "" {
+		v, ok := props[st.Key]
+		if !ok {
+			v = "Table " + t.Ident().String() + " does not have property: " + st.Key
+		}
+		rows = append(rows, []any{st.Key, v})
+	} else {
+		keys := make([]string, 0, len(props))
+		for k := range props {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			rows = append(rows, []any{k, props[k]})
+		}
+	}
+	return memRows(schemaOf(field("key", tString, false), field("value", tString, false)), rows)
+}
+
+func memRows(sch *arrow.Schema, rows [][]any) (*Rows, error) {
+	it, err := rowsIterator(sch, rows)
+	if err != nil {
+		return nil, err
+	}
+	return newRows(it), nil
+}
+
+func (s *Session) describe(ctx context.Context, st *parser.DescribeStmt) (*Rows, error) {
+	t, err := s.loadTable(ctx, st.Table)
+	if err != nil {
+		return nil, err
+	}
+	schema := t.Schema()
+	var rows [][]any
+	for _, f := range schema.Fields() {
+		var doc any
+		if f.Doc != "" {
+			doc = f.Doc
+		}
+		rows = append(rows, []any{f.Name, sparkType(f.Type), doc})
+	}
+	spec := t.Spec()
+	if !spec.IsUnpartitioned() {
+		rows = append(rows, []any{"", "", nil}, []any{"# Partitioning", "", nil})
+		for i, f := range spec.Fields {
+			rows = append(rows, []any{"Part " + itoa(i), partitionTermSQL(schema, f), nil})
+		}
+	}
+	if st.Extended {
+		meta := t.Metadata()
+		rows = append(rows, []any{"", "", nil}, []any{"# Metadata Columns", "", nil},
+			[]any{"_spec_id", "int", nil}, []any{"_partition", "struct", nil}, []any{"_file", "string", nil},
+			[]any{"_pos", "bigint", nil}, []any{"", "", nil},
+			[]any{"# Detailed Table Information", "", nil},
+			[]any{"Name", s.engine.catalogName() + "." + t.Ident().String(), nil},
+			[]any{"Type", "MANAGED", nil},
+			[]any{"Location", meta.Location(), nil},
+			[]any{"Provider", "iceberg", nil})
+		if snap := meta.CurrentSnapshot(); snap != nil {
+			rows = append(rows, []any{"Current Snapshot", i64toa(snap.SnapshotID), nil})
+		}
+		rows = append(rows, []any{"Table Properties", "[" + propertyList(meta.Properties(), ",") + "]", nil})
+	}
+	return memRows(schemaOf(field("col_name", tString, false), field("data_type", tString, false), field("comment", tString, true)), rows)
+}
+
+// sparkType is the type as Spark's DESCRIBE prints it.
+func sparkType(t iceberg.Type) string { return strings.ToLower(parser.TypeSQL(t)) }
+
+// partitionTermSQL prints a partition field as PARTITIONED BY takes it.
+func partitionTermSQL(schema *iceberg.Schema, f iceberg.PartitionField) string {
+	col, ok := schema.FindColumnName(f.SourceID)
+	if !ok {
+		col = "<dropped column " + itoa(f.SourceID) + ">"
+	}
+	term := parser.PartitionTerm{Column: col}
+	switch x := f.Transform.(type) {
+	case iceberg.BucketTransform:
+		term.Transform, term.Param = "bucket", x.N
+	case iceberg.TruncateTransform:
+		term.Transform, term.Param = "truncate", x.W
+	default:
+		term.Transform = f.Transform.String()
+	}
+	return term.String()
+}
+
+func propertyList(props map[string]string, sep string) string {
+	keys := make([]string, 0, len(props))
+	for k := range props {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = k + "=" + props[k]
+	}
+	return strings.Join(parts, sep)
+}
+
+func (s *Session) showCreateTable(ctx context.Context, st *parser.ShowCreateTableStmt) (*Rows, error) {
+	t, err := s.loadTable(ctx, st.Table)
+	if err != nil {
+		return nil, err
+	}
+	meta := t.Metadata()
+	schema := t.Schema()
+	var b strings.Builder
+	b.WriteString("CREATE TABLE " + parser.QuoteName(append([]string{s.engine.catalogName()}, append(append([]string(nil), t.Ident().Namespace...), t.Ident().Name)...)) + " (\n")
+	for i, f := range schema.Fields() {
+		if i > 0 {
+			b.WriteString(",\n")
+		}
+		c := parser.ColumnDef{Name: f.Name, Type: f.Type, NotNull: f.Required, Comment: f.Doc}
+		b.WriteString("  " + c.String())
+	}
+	b.WriteString(")\nUSING iceberg\n")
+	if spec := t.Spec(); !spec.IsUnpartitioned() {
+		terms := make([]string, len(spec.Fields))
+		for i, f := range spec.Fields {
+			terms[i] = partitionTermSQL(schema, f)
+		}
+		b.WriteString("PARTITIONED BY (" + strings.Join(terms, ", ") + ")\n")
+	}
+	b.WriteString("LOCATION " + parser.QuoteString(meta.Location()) + "\n")
+	props := meta.Properties()
+	if len(props) > 0 {
+		keys := make([]string, 0, len(props))
+		for k := range props {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		b.WriteString("TBLPROPERTIES (\n")
+		for i, k := range keys {
+			if i > 0 {
+				b.WriteString(",\n")
+			}
+			b.WriteString("  " + parser.QuoteString(k) + " = " + parser.QuoteString(props[k]))
+		}
+		b.WriteString(")\n")
+	}
+	return memRows(schemaOf(field("createtab_stmt", tString, false)), [][]any{{b.String()}})
+}
+
+func itoa(n int) string     { return strconv.Itoa(n) }
+func i64toa(n int64) string { return strconv.FormatInt(n, 10) }
