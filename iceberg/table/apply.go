@@ -292,10 +292,18 @@ func (u *SnapshotUpdate) writeManifestList(ctx context.Context, meta *iceberg.Ta
 }
 
 // fileFilter decides whether all or some rows of a data file match a row
-// filter, from partition values and column metrics.
+// filter, from its partition tuple (through the filter's projections onto
+// the file's spec) and its column metrics.
 type fileFilter struct {
+	meta      *iceberg.TableMetadata
+	bound     expr.BoundExpr
 	inclusive *expr.InclusiveMetricsEvaluator
 	strict    *expr.StrictMetricsEvaluator
+	specs     map[int]*specFilter
+}
+
+type specFilter struct {
+	inclusive, strict *expr.PartitionEvaluator // nil: cannot project
 }
 
 func newFileFilter(meta *iceberg.TableMetadata, filter expr.Expr) (*fileFilter, error) {
@@ -303,12 +311,41 @@ func newFileFilter(meta *iceberg.TableMetadata, filter expr.Expr) (*fileFilter, 
 	if err != nil {
 		return nil, err
 	}
-	return &fileFilter{inclusive: expr.NewInclusiveMetricsEvaluator(bound), strict: expr.NewStrictMetricsEvaluator(bound)}, nil
+	return &fileFilter{meta: meta, bound: bound, inclusive: expr.NewInclusiveMetricsEvaluator(bound),
+		strict: expr.NewStrictMetricsEvaluator(bound), specs: map[int]*specFilter{}}, nil
+}
+
+func (f *fileFilter) spec(id int) *specFilter {
+	if sf, ok := f.specs[id]; ok {
+		return sf
+	}
+	sf := &specFilter{}
+	if spec, ok := f.meta.SpecByID(id); ok {
+		schema := f.meta.CurrentSchema()
+		if p, err := expr.InclusiveProjection(spec, schema, f.bound); err == nil {
+			sf.inclusive = expr.NewPartitionEvaluator(spec, p)
+		}
+		if p, err := expr.StrictProjection(spec, schema, f.bound); err == nil {
+			sf.strict = expr.NewPartitionEvaluator(spec, p)
+		}
+	}
+	f.specs[id] = sf
+	return sf
 }
 
 func (f *fileFilter) matches(df iceberg.DataFile) (all, some bool, err error) {
+	sf := f.spec(df.SpecID)
+	if sf.inclusive != nil && !sf.inclusive.Eval(df.Partition) {
+		return false, false, nil
+	}
 	if some, err = f.inclusive.Eval(&df); err != nil || !some {
 		return false, false, err
+	}
+	if df.Content != iceberg.ContentData {
+		return false, true, nil // delete files' metrics describe deleted rows, not a whole file
+	}
+	if sf.strict != nil && sf.strict.Eval(df.Partition) {
+		return true, true, nil
 	}
 	all, err = f.strict.Eval(&df)
 	return all, some, err
