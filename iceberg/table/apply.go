@@ -13,8 +13,9 @@ import (
 // for it that no other attempt reuses.
 type attempt struct {
 	base     *Table
-	meta     *iceberg.TableMetadata
-	location string
+	meta     *iceberg.TableMetadata // base plus updates, in memory until write
+	updates  []iceberg.Update
+	location string // the written metadata.json
 	snapshot *iceberg.Snapshot
 	written  []string // manifest list, rewritten/merged manifests, metadata.json
 	summary  *summaryBuilder
@@ -108,24 +109,36 @@ func (u *SnapshotUpdate) apply(ctx context.Context, base *Table, n int) (*attemp
 		iceberg.AddSnapshotUpdate{Snapshot: snap},
 		iceberg.SetSnapshotRefUpdate{Name: u.branch, Ref: ref},
 	}
-	if err := at.finish(ctx, updates); err != nil {
+	if err := at.stage(updates); err != nil {
 		return fail(err)
 	}
 	return at, nil
 }
 
-// finish applies metadata updates to the base and writes metadata.json.
-func (at *attempt) finish(ctx context.Context, updates []iceberg.Update) error {
+// stage applies metadata updates to the base in memory.
+func (at *attempt) stage(updates []iceberg.Update) error {
 	base := at.base
-	meta, err := iceberg.ApplyUpdates(base.meta, base.location, updates)
+	prev := base.location
+	if base.staged {
+		prev = "" // the base was never written: nothing to log
+	}
+	meta, err := iceberg.ApplyUpdates(base.meta, prev, updates)
 	if err != nil {
 		return err
 	}
-	loc, err := writeMetadataFile(ctx, base.env, meta, base.location)
+	at.meta = meta
+	at.updates = append(at.updates, updates...)
+	return nil
+}
+
+// write writes the staged metadata as the next metadata.json.
+func (at *attempt) write(ctx context.Context) error {
+	base := at.base
+	loc, err := writeMetadataFile(ctx, base.env, at.meta, base.location)
 	if err != nil {
 		return err
 	}
-	at.meta, at.location = meta, loc
+	at.location = loc
 	at.written = append(at.written, loc)
 	return base.env.Faults.at(FaultAfterMetadata, base.ident)
 }

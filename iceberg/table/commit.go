@@ -22,7 +22,9 @@ func (u *SnapshotUpdate) Commit(ctx context.Context) (*Table, error) {
 	for {
 		at, err := u.apply(ctx, base, n)
 		if err == nil {
-			err = swap(ctx, at)
+			if err = at.write(ctx); err == nil {
+				err = swap(ctx, at)
+			}
 			if err == nil {
 				committed := &Table{env: env, ident: base.ident, meta: at.meta, location: at.location}
 				u.report(ctx, at, n, started, nil)

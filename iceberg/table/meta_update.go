@@ -22,7 +22,10 @@ func (t *Table) CommitUpdates(ctx context.Context, updates []iceberg.Update) (*T
 			return nil, err
 		}
 		at := &attempt{base: base, summary: newSummaryBuilder()}
-		err := at.finish(ctx, updates)
+		err := at.stage(updates)
+		if err == nil {
+			err = at.write(ctx)
+		}
 		if err == nil {
 			if err = swap(ctx, at); err == nil {
 				deleteOldMetadata(ctx, base, at)

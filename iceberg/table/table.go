@@ -46,7 +46,8 @@ type Table struct {
 	env      *Env
 	ident    Identifier
 	meta     *iceberg.TableMetadata
-	location string
+	location string // the metadata.json read, or for a staged table its written base
+	staged   bool   // meta holds changes of an open transaction not yet written
 }
 
 // Load reads the table's current metadata through the catalog pointer.
