@@ -1,0 +1,168 @@
+package driver
+
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+
+	"github.com/icesql/icesql/iceberg"
+)
+
+// engineValue accepts the Iceberg value types the engine binds as they are.
+func engineValue(v any) (any, bool) {
+	switch v.(type) {
+	case time.Time, iceberg.Decimal, iceberg.UUID, iceberg.Date, iceberg.Timestamp:
+		return v, true
+	}
+	return nil, false
+}
+
+// goValue converts element i of a column to the value database/sql sees:
+// bool, int32, int64, float32, float64, string, []byte, time.Time (UTC),
+// decimals as strings and nested values as JSON text.
+func goValue(a arrow.Array, i int, typeName string) (any, error) {
+	if a.IsNull(i) {
+		return nil, nil
+	}
+	switch x := a.(type) {
+	case *array.Boolean:
+		return x.Value(i), nil
+	case *array.Int8:
+		return int32(x.Value(i)), nil
+	case *array.Int16:
+		return int32(x.Value(i)), nil
+	case *array.Int32:
+		return x.Value(i), nil
+	case *array.Int64:
+		return x.Value(i), nil
+	case *array.Float32:
+		return x.Value(i), nil
+	case *array.Float64:
+		return x.Value(i), nil
+	case *array.String:
+		return x.Value(i), nil
+	case *array.LargeString:
+		return x.Value(i), nil
+	case *array.Binary:
+		return append([]byte(nil), x.Value(i)...), nil
+	case *array.LargeBinary:
+		return append([]byte(nil), x.Value(i)...), nil
+	case *array.FixedSizeBinary:
+		if typeName == "UUID" && len(x.Value(i)) == 16 {
+			var u iceberg.UUID
+			copy(u[:], x.Value(i))
+			return iceberg.FormatUUID(u), nil
+		}
+		return append([]byte(nil), x.Value(i)...), nil
+	case *array.Date32:
+		return time.Unix(int64(x.Value(i))*86400, 0).UTC(), nil
+	case *array.Timestamp:
+		return timestampValue(x, i), nil
+	case *array.Time64:
+		us := int64(x.Value(i))
+		if x.DataType().(*arrow.Time64Type).Unit == arrow.Nanosecond {
+			us /= 1000
+		}
+		return time.UnixMicro(us).UTC().Format("15:04:05.999999"), nil
+	case *array.Decimal128:
+		dt := x.DataType().(*arrow.Decimal128Type)
+		return iceberg.Decimal{Unscaled: x.Value(i), Scale: int(dt.Scale)}.String(), nil
+	case *array.List, *array.LargeList, *array.Map, *array.Struct:
+		v, err := jsonValue(a, i)
+		if err != nil {
+			return nil, err
+		}
+		b, err := json.Marshal(v)
+		if err != nil {
+			return nil, err
+		}
+		return string(b), nil
+	case *array.Null:
+		return nil, nil
+	}
+	return nil, fmt.Errorf("iceberg driver: cannot convert column type %s", a.DataType())
+}
+
+func timestampValue(x *array.Timestamp, i int) time.Time {
+	v := int64(x.Value(i))
+	switch x.DataType().(*arrow.TimestampType).Unit {
+	case arrow.Second:
+		return time.Unix(v, 0).UTC()
+	case arrow.Millisecond:
+		return time.UnixMilli(v).UTC()
+	case arrow.Nanosecond:
+		return time.Unix(0, v).UTC()
+	}
+	return time.UnixMicro(v).UTC()
+}
+
+// jsonValue builds the JSON form of a nested value: lists as arrays,
+// structs as objects, maps as objects keyed by the key's text.
+func jsonValue(a arrow.Array, i int) (any, error) {
+	if a.IsNull(i) {
+		return nil, nil
+	}
+	switch x := a.(type) {
+	case *array.Map:
+		start, end := x.ValueOffsets(i)
+		keys, items := x.Keys(), x.Items()
+		obj := make(map[string]any, end-start)
+		for j := int(start); j < int(end); j++ {
+			k, err := jsonValue(keys, j)
+			if err != nil {
+				return nil, err
+			}
+			v, err := jsonValue(items, j)
+			if err != nil {
+				return nil, err
+			}
+			obj[fmt.Sprint(k)] = v
+		}
+		return obj, nil
+	case *array.List:
+		start, end := x.ValueOffsets(i)
+		out := make([]any, 0, end-start)
+		for j := int(start); j < int(end); j++ {
+			v, err := jsonValue(x.ListValues(), j)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, v)
+		}
+		return out, nil
+	case *array.LargeList:
+		start, end := x.ValueOffsets(i)
+		out := make([]any, 0, end-start)
+		for j := int(start); j < int(end); j++ {
+			v, err := jsonValue(x.ListValues(), j)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, v)
+		}
+		return out, nil
+	case *array.Struct:
+		st := x.DataType().(*arrow.StructType)
+		obj := make(map[string]any, x.NumField())
+		for f := 0; f < x.NumField(); f++ {
+			v, err := jsonValue(x.Field(f), i)
+			if err != nil {
+				return nil, err
+			}
+			obj[st.Field(f).Name] = v
+		}
+		return obj, nil
+	case *array.Binary:
+		return x.Value(i), nil // encoding/json writes []byte as base64
+	case *array.Date32:
+		return time.Unix(int64(x.Value(i))*86400, 0).UTC().Format("2006-01-02"), nil
+	}
+	v, err := goValue(a, i, "")
+	if t, ok := v.(time.Time); ok {
+		return t.Format(time.RFC3339Nano), err
+	}
+	return v, err
+}
