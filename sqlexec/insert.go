@@ -110,7 +110,8 @@ func (s *Session) insertSource(ctx context.Context, t *table.Table, ins *ast.Ins
 		if err != nil {
 			return nil, err
 		}
-		return planner.Build(ctx, planner.NewEvalContext(ctx, nil), p)
+		it, err := planner.Build(ctx, planner.NewEvalContext(ctx, nil), p)
+		return it, writeError(err)
 	}
 	q, err := s.bindQuery(ctx, ins.Select, refs)
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
 
 	"github.com/icesql/icesql/iceberg"
 	"github.com/icesql/icesql/iceberg/table"
@@ -37,6 +38,10 @@ func (m *memTable) Scan(ctx context.Context, req planner.ScanRequest) (exec.Reco
 		rows[r] = out
 	}
 	sch := arrow.NewSchema(fields, nil)
+	if len(fields) == 0 {
+		// Only the row count is wanted (COUNT(*)).
+		return &batchIterator{schema: sch, batches: []arrow.RecordBatch{array.NewRecordBatch(sch, nil, int64(len(rows)))}}, nil
+	}
 	return rowsIterator(sch, rows)
 }
 
