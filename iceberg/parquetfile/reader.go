@@ -55,6 +55,15 @@ func validateFile(f *parquet.File) error {
 			if c.MaxDefinitionLevel() > 250 || c.MaxRepetitionLevel() > 250 {
 				return corrupt("column %q nested too deeply", c.Name())
 			}
+			if isListColumn(c) || isMapColumn(c) {
+				return corrupt("primitive column %q is annotated as a list or map", c.Name())
+			}
+			// Kind panics for malformed leaf types; asking here, under
+			// Open's recover, turns that into an error.
+			_ = c.Type().Kind()
+			if c.Type().Kind() == parquet.FixedLenByteArray && c.Type().Length() <= 0 {
+				return corrupt("column %q has fixed length %d", c.Name(), c.Type().Length())
+			}
 			return nil
 		}
 		for _, ch := range c.Columns() {

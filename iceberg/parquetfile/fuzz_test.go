@@ -1,0 +1,50 @@
+package parquetfile
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"testing"
+
+	"github.com/icesql/icesql/iceberg"
+)
+
+// FuzzReader feeds arbitrary bytes (seeded with valid files) through Open
+// and a full read: errors are fine, panics are not.
+func FuzzReader(f *testing.F) {
+	s := allTypesSchema()
+	rec := randomRecord(s, 50, 9)
+	defer rec.Release()
+	for _, codec := range []string{"uncompressed", "snappy"} {
+		data, _ := writeFile(f, s, WriterOptions{Compression: codec}, rec)
+		f.Add(data)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		r, err := Open(bytes.NewReader(data), int64(len(data)))
+		if err != nil {
+			if !errors.Is(err, iceberg.ErrInvalidDataFile) {
+				t.Fatalf("open error not ErrInvalidDataFile: %v", err)
+			}
+			return
+		}
+		fs, err := r.Schema(nil)
+		if err != nil {
+			return
+		}
+		rr, err := r.NewRecordReader(context.Background(), fs, ReadOptions{BatchSize: 17})
+		if err != nil {
+			return
+		}
+		for {
+			rec, err := rr.Next()
+			if err != nil {
+				if err != io.EOF && !errors.Is(err, iceberg.ErrInvalidDataFile) {
+					t.Fatalf("read error not ErrInvalidDataFile: %v", err)
+				}
+				return
+			}
+			rec.Release()
+		}
+	})
+}
