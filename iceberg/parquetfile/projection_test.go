@@ -36,7 +36,9 @@ func TestProjectionByID(t *testing.T) {
 	)
 	rec := smallRecord(t, file,
 		func(b array.Builder) { b.(*array.Int32Builder).AppendValues([]int32{1, 2, 3}, nil) },
-		func(b array.Builder) { b.(*array.Float32Builder).AppendValues([]float32{1.5, 0, 2}, []bool{true, false, true}) },
+		func(b array.Builder) {
+			b.(*array.Float32Builder).AppendValues([]float32{1.5, 0, 2}, []bool{true, false, true})
+		},
 		func(b array.Builder) {
 			b.(*array.Decimal128Builder).AppendValues(nil, nil)
 			b.(*array.Decimal128Builder).AppendNull()
