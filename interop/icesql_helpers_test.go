@@ -197,15 +197,20 @@ func iceScan(ctx context.Context, t *table.Table, opts datafile.ReadOptions, fn 
 // iceRows reads the table's current rows with icesql, rendered and sorted.
 func iceRows(tb testing.TB, t *table.Table) []string {
 	tb.Helper()
+	rows, err := iceRowsErr(t)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return rows
+}
+
+func iceRowsErr(t *table.Table) ([]string, error) {
 	var rows []string
 	err := iceScan(context.Background(), t, datafile.ReadOptions{}, func(_ scan.FileScanTask, rec arrow.RecordBatch) error {
 		rows = append(rows, renderRecord(rec)...)
 		return nil
 	})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return sortRows(rows)
+	return sortRows(rows), err
 }
 
 func identString(id table.Identifier) string {
