@@ -2,6 +2,7 @@ package sqlexec
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -83,6 +84,10 @@ func (r *resolver) ResolveTable(ctx context.Context, ref planner.TableRef) (plan
 		return t, nil
 	}
 	t, err := r.s.openTable(ctx, tr)
+	if errors.Is(err, iceberg.ErrNoSuchTable) && !errors.Is(err, planner.ErrUnknownTable) {
+		// Match the planner's sentinel too, keeping the catalog's.
+		return nil, fmt.Errorf("%w: %w", &planner.UnknownTableError{Name: parser.QuoteName(tr.Parts)}, err)
+	}
 	if err != nil {
 		return nil, err
 	}
