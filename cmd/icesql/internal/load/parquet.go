@@ -1,0 +1,149 @@
+package load
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/arrow-go/v18/parquet/file"
+	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+
+	"github.com/icesql/icesql/iceberg"
+	"github.com/icesql/icesql/iceberg/arrowschema"
+)
+
+// newParquet reads a Parquet file through pqarrow; file columns are
+// matched to table columns by name (case-insensitively), table columns
+// the file lacks are NULL, and values are widened or parsed to the
+// table's types. Progress counts rows.
+func newParquet(path string, f *os.File, cols []Column, b *batcher, r *Reader) (func() (arrow.RecordBatch, error), error) {
+	pf, err := file.NewParquetReader(f)
+	if err != nil {
+		return nil, &InputError{File: path, Msg: "not a readable Parquet file", Err: err}
+	}
+	fr, err := pqarrow.NewFileReader(pf, pqarrow.ArrowReadProperties{BatchSize: int64(b.max)}, memory.DefaultAllocator)
+	if err != nil {
+		return nil, &InputError{File: path, Msg: "not a readable Parquet file", Err: err}
+	}
+	r.total = pf.NumRows()
+	fileSchema, err := fr.Schema()
+	if err != nil {
+		return nil, &InputError{File: path, Msg: "Parquet schema", Err: err}
+	}
+	// srcCol[c] is the file column of table column c, or -1.
+	srcCol := make([]int, len(cols))
+	used := 0
+	for c, col := range cols {
+		srcCol[c] = -1
+		for i, fld := range fileSchema.Fields() {
+			if strings.EqualFold(fld.Name, col.Name) {
+				srcCol[c] = i
+				used++
+			}
+		}
+	}
+	if used == 0 {
+		return nil, &InputError{File: path, Msg: "no column of the file has a name of a table column"}
+	}
+	for _, fld := range fileSchema.Fields() {
+		found := false
+		for _, col := range cols {
+			found = found || strings.EqualFold(fld.Name, col.Name)
+		}
+		if !found {
+			return nil, &InputError{File: path, Msg: fmt.Sprintf("file column %q is not a column of the table", fld.Name)}
+		}
+	}
+	rr, err := fr.GetRecordReader(context.Background(), nil, nil)
+	if err != nil {
+		return nil, &InputError{File: path, Msg: "Parquet reader", Err: err}
+	}
+	var row int64
+	return func() (arrow.RecordBatch, error) {
+		if !rr.Next() {
+			rr.Release()
+			if err := rr.Err(); err != nil && !errors.Is(err, io.EOF) {
+				return nil, &InputError{File: path, Msg: fmt.Sprintf("reading after row %d", row), Err: err}
+			}
+			return b.flush()
+		}
+		in := rr.RecordBatch()
+		n := int(in.NumRows())
+		for i := range n {
+			row++
+			for c, col := range cols {
+				if srcCol[c] < 0 {
+					b.rb.Field(c).AppendNull()
+					continue
+				}
+				arr := in.Column(srcCol[c])
+				v, err := parquetValue(arr, i, col.Type)
+				if err == nil {
+					v, err = coerce(col.Type, v)
+				}
+				if err != nil {
+					return nil, &ValueError{File: path, Line: row, RowBased: true, Column: col.Name, Field: srcCol[c] + 1,
+						Value: arr.ValueStr(i), Type: typeName(col.Type), Err: err}
+				}
+				if err := b.append(c, v); err != nil {
+					return nil, err
+				}
+			}
+		}
+		r.done.Store(row)
+		b.n = n
+		rec := b.rb.NewRecordBatch()
+		b.n = 0
+		return rec, nil
+	}, nil
+}
+
+// parquetValue reads element i in the Iceberg Go form, converting
+// timestamps of any unit to microseconds.
+func parquetValue(arr arrow.Array, i int, target iceberg.Type) (any, error) {
+	if arr.IsNull(i) {
+		return nil, nil
+	}
+	switch a := arr.(type) {
+	case *array.Timestamp:
+		unit := a.DataType().(*arrow.TimestampType).Unit
+		v := int64(a.Value(i))
+		switch unit {
+		case arrow.Second:
+			v *= 1_000_000
+		case arrow.Millisecond:
+			v *= 1000
+		case arrow.Nanosecond:
+			v /= 1000
+		}
+		return iceberg.Timestamp(v), nil
+	case *array.Time32:
+		unit := a.DataType().(*arrow.Time32Type).Unit
+		v := int64(a.Value(i))
+		if unit == arrow.Second {
+			return iceberg.Time(v * 1_000_000), nil
+		}
+		return iceberg.Time(v * 1000), nil
+	case *array.Time64:
+		if a.DataType().(*arrow.Time64Type).Unit == arrow.Nanosecond {
+			return iceberg.Time(int64(a.Value(i)) / 1000), nil
+		}
+	case *array.Int8:
+		return int32(a.Value(i)), nil
+	case *array.Int16:
+		return int32(a.Value(i)), nil
+	case *array.Uint8:
+		return int32(a.Value(i)), nil
+	case *array.Uint16:
+		return int32(a.Value(i)), nil
+	case *array.Uint32:
+		return int64(a.Value(i)), nil
+	}
+	return arrowschema.ValueAt(arr, i, target)
+}
