@@ -99,6 +99,9 @@ func (b *binder) bindAggCall(x *ast.AggregateFuncExpr, in *scope) (AggCall, erro
 			return AggCall{}, &TypeMismatchError{Op: "avg", Types: []string{typeName(t)}}
 		}
 		call.Func, call.Type = exec.AggAvg, typeDouble
+		if d, ok := t.(*arrow.Decimal128Type); ok {
+			call.Type = &arrow.Decimal128Type{Precision: min(38, d.Precision+4), Scale: min(38, d.Scale+4)}
+		}
 	case "min", "max":
 		call.Func, call.Type = exec.AggMin, t
 		if name == "max" {

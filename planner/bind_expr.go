@@ -1,10 +1,10 @@
 package planner
 
 import (
-	"strconv"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/pingcap/tidb/pkg/parser/format"
 	"github.com/pingcap/tidb/pkg/parser/opcode"
@@ -55,6 +55,10 @@ func (b *binder) bindExpr(n ast.ExprNode, sc *scope) (Expr, error) {
 		case opcode.Minus:
 			if !isNumeric(e.DataType()) {
 				return nil, &TypeMismatchError{Op: "unary -", Types: []string{typeName(e.DataType())}}
+			}
+			if d, ok := e.DataType().(*arrow.Decimal128Type); ok {
+				zero := &Literal{Value: decimal128.Num{}, Type: &arrow.Decimal128Type{Precision: 1}}
+				return &DecimalArith{Op: exec.ArithSub, L: zero, R: e, Type: d}, nil
 			}
 			t := arithType(e.DataType())
 			return &Arith{Op: exec.ArithSub, L: &Literal{Value: zeroOf(t), Type: t}, R: coerce(e, t)}, nil
@@ -180,12 +184,7 @@ func literalOf(v *driver.ValueExpr) (Expr, error) {
 	case driver.KindBytes:
 		return &Literal{Value: string(v.GetBytes()), Type: typeString}, nil
 	case driver.KindMysqlDecimal:
-		// Decimal literals become DOUBLE: the engine computes in floating point.
-		f, err := strconv.ParseFloat(v.GetMysqlDecimal().String(), 64)
-		if err != nil {
-			return nil, invalid("bad numeric literal %s", v.GetMysqlDecimal().String())
-		}
-		return &Literal{Value: f, Type: typeDouble}, nil
+		return decimalLiteral(v.GetMysqlDecimal().String())
 	case driver.KindBinaryLiteral:
 		return &Literal{Value: string(v.GetBinaryLiteral()), Type: typeString}, nil
 	}
@@ -281,10 +280,6 @@ func compareExprs(op exec.CmpOp, l, r Expr) (Expr, error) {
 	if err != nil {
 		return nil, err
 	}
-	if l.DataType().ID() == arrow.DECIMAL128 {
-		// compare decimals as doubles: the kernels have no decimal fast path
-		l, r = coerce(l, typeDouble), coerce(r, typeDouble)
-	}
 	return &Compare{Op: op, L: l, R: r}, nil
 }
 
@@ -356,6 +351,15 @@ func arithExprs(raw opcode.Op, op exec.ArithOp, l, r Expr) (Expr, error) {
 	}
 	if !isNumeric(lt) || !isNumeric(rt) {
 		return nil, &TypeMismatchError{Op: raw.String(), Types: []string{typeName(l.DataType()), typeName(r.DataType())}}
+	}
+	exact := func(t arrow.DataType) bool { return isInteger(t) || t.ID() == arrow.DECIMAL128 }
+	if (lt.ID() == arrow.DECIMAL128 || rt.ID() == arrow.DECIMAL128) && exact(lt) && exact(rt) {
+		l, r = coerce(l, lt), coerce(r, rt)
+		var e Expr = decimalArith(op, l, r)
+		if raw == opcode.IntDiv {
+			e = &Cast{E: e, To: typeLong}
+		}
+		return e, nil
 	}
 	t := typeDouble
 	if isInteger(lt) && isInteger(rt) && raw != opcode.Div {
@@ -529,4 +533,27 @@ func coalesceExpr(args []Expr, t arrow.DataType) Expr {
 		}
 		return nil, nil
 	}}
+}
+
+// decimalLiteral types a numeric literal with a point exactly: 1.25 is
+// DECIMAL(3,2). Literals beyond 38 digits fall back to DOUBLE.
+func decimalLiteral(text string) (Expr, error) {
+	digits := strings.TrimLeft(text, "-+")
+	intPart, frac, _ := strings.Cut(digits, ".")
+	intPart = strings.TrimLeft(intPart, "0")
+	scale := int32(len(frac))
+	prec := max(int32(len(intPart))+scale, 1)
+	if prec > 38 {
+		f, err := exec.CastValue(text, typeString, typeDouble)
+		if err != nil {
+			return nil, invalid("bad numeric literal %s", text)
+		}
+		return &Literal{Value: f, Type: typeDouble}, nil
+	}
+	t := &arrow.Decimal128Type{Precision: prec, Scale: scale}
+	n, err := decimal128.FromString(text, prec, scale)
+	if err != nil {
+		return nil, invalid("bad numeric literal %s", text)
+	}
+	return &Literal{Value: n, Type: t}, nil
 }

@@ -7,6 +7,8 @@ func children(e Expr) []Expr {
 		return []Expr{x.L, x.R}
 	case *Arith:
 		return []Expr{x.L, x.R}
+	case *DecimalArith:
+		return []Expr{x.L, x.R}
 	case *Logic:
 		return []Expr{x.L, x.R}
 	case *Not:
@@ -42,6 +44,8 @@ func withChildren(e Expr, c []Expr) Expr {
 		return &Compare{Op: x.Op, L: c[0], R: c[1]}
 	case *Arith:
 		return &Arith{Op: x.Op, L: c[0], R: c[1]}
+	case *DecimalArith:
+		return &DecimalArith{Op: x.Op, L: c[0], R: c[1], Type: x.Type}
 	case *Logic:
 		return &Logic{Or: x.Or, L: c[0], R: c[1]}
 	case *Not:

@@ -83,6 +83,10 @@ func init() {
 		"nvl":               bindCoalesce,
 		"nullif":            bindNullIf,
 		"if":                bindIf,
+		// DATE '...', TIME '...' and TIMESTAMP '...' (a timestamptz)
+		strings.ToLower(ast.DateLiteral):      typedLiteral("DATE", typeDate),
+		strings.ToLower(ast.TimeLiteral):      typedLiteral("TIME", typeTime),
+		strings.ToLower(ast.TimestampLiteral): typedLiteral("TIMESTAMP", typeTimestampTZ),
 		"date": func(_ string, a []Expr) (Expr, error) {
 			return oneArg("date", a, func(e Expr) (Expr, error) { return castTo(e, typeDate) })
 		},
@@ -313,11 +317,11 @@ func bindDateAdd(sign int) funcBinder {
 			}
 			switch unit {
 			case "YEAR":
-				t = t.AddDate(k, 0, 0)
+				t = addMonths(t, 12*k)
 			case "QUARTER":
-				t = t.AddDate(0, 3*k, 0)
+				t = addMonths(t, 3*k)
 			case "MONTH":
-				t = t.AddDate(0, k, 0)
+				t = addMonths(t, k)
 			case "WEEK":
 				t = t.AddDate(0, 0, 7*k)
 			case "DAY":
@@ -525,4 +529,27 @@ func likeMatch(s, p []rune, escape rune) bool {
 		}
 	}
 	return len(s) == 0
+}
+
+// typedLiteral binds a typed literal such as DATE '2024-01-31': the text
+// must parse as the type, at bind time.
+func typedLiteral(sqlName string, t arrow.DataType) funcBinder {
+	return func(_ string, args []Expr) (Expr, error) {
+		if len(args) != 1 {
+			return nil, invalid("%s literal takes one string", sqlName)
+		}
+		l, ok := args[0].(*Literal)
+		if !ok || l.Type.ID() != arrow.STRING {
+			return nil, invalid("%s must be followed by a string literal", sqlName)
+		}
+		return castTo(l, t)
+	}
+}
+
+// addMonths moves t by k months, clamping the day to the target month's
+// last day (Jan 31 + 1 month = Feb 28/29), as SQL engines do.
+func addMonths(t time.Time, k int) time.Time {
+	first := time.Date(t.Year(), t.Month(), 1, t.Hour(), t.Minute(), t.Second(), t.Nanosecond(), time.UTC).AddDate(0, k, 0)
+	last := first.AddDate(0, 1, -1).Day()
+	return first.AddDate(0, 0, min(t.Day(), last)-1)
 }

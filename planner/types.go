@@ -19,7 +19,10 @@ var (
 	typeDate      = arrow.FixedWidthTypes.Date32
 	typeTime      = arrow.FixedWidthTypes.Time64us
 	typeTimestamp = &arrow.TimestampType{Unit: arrow.Microsecond}
-	typeNull      = arrow.Null
+	// typeTimestampTZ is Iceberg's timestamptz, which SQL TIMESTAMP
+	// literals take: instants in UTC.
+	typeTimestampTZ = &arrow.TimestampType{Unit: arrow.Microsecond, TimeZone: "UTC"}
+	typeNull        = arrow.Null
 )
 
 // typeName renders a type in SQL spelling, for EXPLAIN and errors.
@@ -144,14 +147,58 @@ func commonType(a, b arrow.DataType) (arrow.DataType, bool) {
 	case isNumeric(a) && isNumeric(b):
 		return typeDouble, true
 	case isTemporal(a) && isTemporal(b):
-		if a.ID() == arrow.TIMESTAMP {
+		// prefer a timestamp, and of two timestamps the zoned one, so
+		// comparisons with literals keep the column's type
+		if a.ID() == arrow.TIMESTAMP && (b.ID() != arrow.TIMESTAMP || a.(*arrow.TimestampType).TimeZone != "") {
 			return a, true
 		}
 		return b, true
+	case a.ID() == arrow.DECIMAL128 && (b.ID() == arrow.FLOAT32 || b.ID() == arrow.FLOAT64),
+		b.ID() == arrow.DECIMAL128 && (a.ID() == arrow.FLOAT32 || a.ID() == arrow.FLOAT64):
+		return typeDouble, true
 	}
 	return nil, false
 }
 
 func widenDecimal(d *arrow.Decimal128Type) arrow.DataType {
 	return &arrow.Decimal128Type{Precision: min(38, max(d.Precision, 19+d.Scale)), Scale: d.Scale}
+}
+
+// asDecimal is the exact decimal type an integer or decimal operand has
+// in decimal arithmetic.
+func asDecimal(t arrow.DataType) *arrow.Decimal128Type {
+	switch t.ID() {
+	case arrow.DECIMAL128:
+		return t.(*arrow.Decimal128Type)
+	case arrow.INT8, arrow.INT16, arrow.INT32:
+		return &arrow.Decimal128Type{Precision: 10}
+	}
+	return &arrow.Decimal128Type{Precision: 19}
+}
+
+// decimalResult is the type of l op r over decimals, by the rules Spark
+// and Hive use: precision capped at 38, giving up scale (down to 6) for
+// integer digits when the cap bites.
+func decimalResult(op byte, l, r *arrow.Decimal128Type) *arrow.Decimal128Type {
+	p1, s1, p2, s2 := l.Precision, l.Scale, r.Precision, r.Scale
+	var p, s int32
+	switch op {
+	case '+', '-':
+		s = max(s1, s2)
+		p = max(p1-s1, p2-s2) + s + 1
+	case '*':
+		p, s = p1+p2+1, s1+s2
+	case '/':
+		s = max(6, s1+p2+1)
+		p = p1 - s1 + s2 + s
+	default: // %
+		s = max(s1, s2)
+		p = min(p1-s1, p2-s2) + s
+	}
+	if p > 38 {
+		intDigits := p - s
+		s = max(38-intDigits, min(s, 6))
+		p = 38
+	}
+	return &arrow.Decimal128Type{Precision: p, Scale: s}
 }

@@ -28,7 +28,8 @@ func (f AggFunc) String() string { return aggNames[f] }
 
 // AggSpec is one aggregate computed per group. Out is its result type:
 // count -> INT64; sum of integers -> INT64, of floats -> FLOAT64, of
-// decimals -> DECIMAL(38, s); avg -> FLOAT64; min/max -> the argument type.
+// decimals -> DECIMAL(38, s); avg -> FLOAT64, or a DECIMAL of scale at
+// least the argument's for decimals; min/max -> the argument type.
 type AggSpec struct {
 	Func     AggFunc
 	Arg      Expr // nil for count(*)
@@ -58,7 +59,11 @@ func newAccumulator(s AggSpec, mem memory.Allocator) (accumulator, error) {
 			acc = &sumDecimalAcc{}
 		}
 	case AggAvg:
-		acc = &avgAcc{}
+		if d, ok := s.Out.(*arrow.Decimal128Type); ok {
+			acc = &avgDecimalAcc{out: d}
+		} else {
+			acc = &avgAcc{}
+		}
 	case AggMin, AggMax:
 		acc = &minMaxAcc{max: s.Func == AggMax}
 	}
@@ -307,3 +312,46 @@ func (a *distinctAcc) update(arg arrow.Array, groups []int32) error {
 	return a.inner.update(sub, keepGroups)
 }
 func (a *distinctAcc) build(b array.Builder) error { return a.inner.build(b) }
+
+// avgDecimalAcc sums decimals exactly and divides once per group.
+type avgDecimalAcc struct {
+	out   *arrow.Decimal128Type
+	scale int32
+	sum   []decimal128.Num
+	n     []int64
+}
+
+func (a *avgDecimalAcc) grow(g int) {
+	a.sum = append(a.sum, make([]decimal128.Num, g-len(a.sum))...)
+	a.n = append(a.n, make([]int64, g-len(a.n))...)
+}
+func (a *avgDecimalAcc) update(arg arrow.Array, groups []int32) error {
+	x, ok := arg.(*array.Decimal128)
+	if !ok {
+		return &TypeError{Op: "avg", Type: arg.DataType().String()}
+	}
+	a.scale = x.DataType().(*arrow.Decimal128Type).Scale
+	for i, g := range groups {
+		if x.IsNull(i) {
+			continue
+		}
+		a.sum[g] = a.sum[g].Add(x.Value(i))
+		a.n[g]++
+	}
+	return nil
+}
+func (a *avgDecimalAcc) build(b array.Builder) error {
+	db := b.(*array.Decimal128Builder)
+	for g, s := range a.sum {
+		if a.n[g] == 0 {
+			db.AppendNull()
+			continue
+		}
+		v, err := DecimalDiv(s, a.scale, a.n[g], a.out)
+		if err != nil {
+			return err
+		}
+		db.Append(v)
+	}
+	return nil
+}

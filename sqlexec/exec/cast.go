@@ -19,6 +19,14 @@ func Cast(ec *EvalContext, a arrow.Array, to arrow.DataType) (arrow.Array, error
 		a.Retain()
 		return a, nil
 	}
+	if ft, ok := a.DataType().(*arrow.TimestampType); ok {
+		if tt, ok := to.(*arrow.TimestampType); ok && ft.Unit == tt.Unit {
+			// only the zone label differs: the stored instants are the same
+			d := array.NewData(to, a.Len(), a.Data().Buffers(), nil, a.NullN(), a.Data().Offset())
+			defer d.Release()
+			return array.MakeFromData(d), nil
+		}
+	}
 	if x, ok := a.(*array.Int32); ok && to.ID() == arrow.INT64 {
 		bld := array.NewInt64Builder(ec.Mem)
 		defer bld.Release()
@@ -123,12 +131,22 @@ func CastValue(v any, from, to arrow.DataType) (any, error) {
 		var n decimal128.Num
 		var err error
 		switch x := v.(type) {
-		case int32, int64, float32, float64:
+		case int32, int64:
+			i, _ := x.(int64)
+			if j, ok := x.(int32); ok {
+				i = int64(j)
+			}
+			n, err = decimal128.FromI64(i).Rescale(0, dt.Scale)
+			if err == nil && !n.FitsInPrecision(dt.Precision) {
+				return fail()
+			}
+		case float32, float64:
 			n, err = decimal128.FromFloat64(toFloat(x), dt.Precision, dt.Scale)
 		case decimal128.Num:
 			fs := from.(*arrow.Decimal128Type).Scale
-			n, err = x.Rescale(fs, dt.Scale)
-			if err == nil && !n.FitsInPrecision(dt.Precision) {
+			r := rescaleBig(x.BigInt(), fs, dt.Scale)
+			n = decimal128.FromBigInt(r)
+			if r.BitLen() > 127 || !n.FitsInPrecision(dt.Precision) {
 				return fail()
 			}
 		default:

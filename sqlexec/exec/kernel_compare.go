@@ -61,6 +61,9 @@ func Compare(ec *EvalContext, op CmpOp, a, b arrow.Array) (arrow.Array, error) {
 		return compareSlices(ec, op, a, b, x.Date32Values(), b.(*array.Date32).Date32Values()), nil
 	case *array.Timestamp:
 		return compareSlices(ec, op, a, b, x.TimestampValues(), b.(*array.Timestamp).TimestampValues()), nil
+	case *array.Decimal128:
+		y := b.(*array.Decimal128)
+		return compareFunc(ec, op, a, b, func(i int) int { return x.Value(i).Cmp(y.Value(i)) }), nil
 	case *array.String:
 		y := b.(*array.String)
 		return compareFunc(ec, op, a, b, func(i int) int { return cmp.Compare(x.Value(i), y.Value(i)) }), nil
