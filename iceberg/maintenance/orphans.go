@@ -145,4 +145,3 @@ func normalizeLocation(loc string) string {
 	}
 	return loc
 }
-

@@ -248,4 +248,3 @@ func TestCherrypick(t *testing.T) {
 		}
 	})
 }
-
