@@ -174,7 +174,7 @@ func castToTarget(p planner.Plan, target *arrow.Schema, names []string) (planner
 		}
 		c := in[pos[i]]
 		var e planner.Expr = &planner.ColumnRef{Index: pos[i], Name: c.Name, Type: c.Type}
-		if !arrow.TypeEqual(c.Type, f.Type) && isPrimitive(f.Type) && c.Type.ID() != f.Type.ID() {
+		if !arrow.TypeEqual(c.Type, f.Type) && isPrimitive(f.Type) {
 			e = &planner.Cast{E: e, To: f.Type}
 		}
 		exprs[i] = e
