@@ -12,7 +12,7 @@ import (
 )
 
 // openGoCatalog opens a catalog file with iceberg-go's SQL catalog.
-func openGoCatalog(t *testing.T, file, warehouse string) catalog.Catalog {
+func openGoCatalog(t testing.TB, file, warehouse string) catalog.Catalog {
 	t.Helper()
 	cat, err := catalog.Load(context.Background(), "default", iceberg.Properties{
 		"type":                "sql",
