@@ -1,0 +1,183 @@
+package shell
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/icesql/icesql/cmd/icesql/internal/format"
+)
+
+const helpText = `Meta-commands:
+  \q                 quit (or Ctrl-D)
+  \help, \?          this help
+  \dn                list namespaces
+  \dt [namespace]    list tables
+  \d table           describe a table: columns, partitioning, properties, current snapshot
+  \snapshots table   list a table's snapshots
+  \format NAME       output format: aligned, csv, tsv, json, markdown, expanded
+  \x                 toggle expanded output
+  \timing [on|off]   print each statement's run time
+  \copy table FROM 'file' [WITH (FORMAT csv|jsonl|parquet, HEADER true|false, DELIMITER ',')]
+                     bulk-load a file into a table
+SQL statements end with ';' and may span lines. Ctrl-C cancels a running statement.
+`
+
+func (s *Shell) meta(ctx context.Context, line string) error {
+	cmd, args, _ := strings.Cut(strings.TrimSpace(line), " ")
+	args = strings.TrimSpace(args)
+	switch cmd {
+	case `\q`, `\quit`:
+		return ErrQuit
+	case `\help`, `\?`, `\h`:
+		fmt.Fprint(s.Out, helpText)
+		return nil
+	case `\format`, `\pset`:
+		if args == "" {
+			fmt.Fprintf(s.Out, "Output format is %s.\n", s.Format)
+			return nil
+		}
+		f, err := format.Parse(args)
+		if err != nil {
+			return err
+		}
+		s.setFormat(f)
+		if s.Terminal {
+			fmt.Fprintf(s.Out, "Output format is %s.\n", f)
+		}
+		return nil
+	case `\x`:
+		if s.Format == format.Expanded {
+			s.setFormat(s.prevFormat)
+		} else {
+			s.setFormat(format.Expanded)
+		}
+		if s.Terminal {
+			fmt.Fprintf(s.Out, "Output format is %s.\n", s.Format)
+		}
+		return nil
+	case `\timing`:
+		switch strings.ToLower(args) {
+		case "":
+			s.Timing = !s.Timing
+		case "on":
+			s.Timing = true
+		case "off":
+			s.Timing = false
+		default:
+			return fmt.Errorf("%w: \\timing [on|off]", ErrUsage)
+		}
+		if s.Terminal {
+			fmt.Fprintf(s.Out, "Timing is %s.\n", onOff(s.Timing))
+		}
+		return nil
+	case `\dn`:
+		return s.show(ctx, "SHOW NAMESPACES")
+	case `\dt`:
+		if args == "" {
+			return s.show(ctx, "SHOW TABLES")
+		}
+		return s.show(ctx, "SHOW TABLES IN "+args)
+	case `\d`:
+		if args == "" {
+			return s.show(ctx, "SHOW TABLES")
+		}
+		return s.describe(ctx, args)
+	case `\snapshots`:
+		if args == "" {
+			return fmt.Errorf("%w: \\snapshots table", ErrUsage)
+		}
+		return s.show(ctx, "SELECT committed_at, snapshot_id, parent_id, operation, summary FROM "+args+".snapshots ORDER BY committed_at")
+	case `\copy`:
+		return s.copy(ctx, args)
+	}
+	return fmt.Errorf("%w: %s (try \\help)", ErrUnknownMeta, cmd)
+}
+
+func onOff(b bool) string {
+	if b {
+		return "on"
+	}
+	return "off"
+}
+
+func (s *Shell) setFormat(f format.Format) {
+	if s.Format != format.Expanded {
+		s.prevFormat = s.Format
+	}
+	s.Format = f
+}
+
+func (s *Shell) show(ctx context.Context, q string) error {
+	r, err := s.query(ctx, q)
+	if err != nil {
+		return err
+	}
+	return s.print(r)
+}
+
+// describe prints columns and partitioning, properties and the current
+// snapshot of a table.
+func (s *Shell) describe(ctx context.Context, table string) error {
+	ext, err := s.query(ctx, "DESCRIBE EXTENDED "+table)
+	if err != nil {
+		return err
+	}
+	// DESCRIBE EXTENDED is columns, partitioning, then sections starting
+	// "# Metadata Columns"; only the first two are shown.
+	cols := &format.Result{Columns: ext.Columns}
+	var current any
+	inColumns := true
+	for i, row := range ext.Rows {
+		name, _ := format.Text(row[0])
+		if name == "# Metadata Columns" {
+			inColumns = false
+			if n := len(cols.Rows); n > 0 && isBlankRow(cols.Rows[n-1]) {
+				cols.Rows = cols.Rows[:n-1]
+			}
+		}
+		if inColumns {
+			cols.Rows = append(cols.Rows, ext.Rows[i])
+		}
+		if name == "Current Snapshot" {
+			current = row[1]
+		}
+	}
+	fmt.Fprintf(s.Out, "Table %s\n", table)
+	if err := s.print(cols); err != nil {
+		return err
+	}
+	props, err := s.query(ctx, "SHOW TBLPROPERTIES "+table)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(s.Out, "Properties:")
+	if err := s.print(props); err != nil {
+		return err
+	}
+	if current == nil {
+		fmt.Fprintln(s.Out, "Current snapshot: none")
+		return nil
+	}
+	text, _ := format.Text(current)
+	id, err := strconv.ParseInt(text, 10, 64)
+	if err != nil {
+		return fmt.Errorf("DESCRIBE EXTENDED gave current snapshot %q, not a snapshot id", text)
+	}
+	snap, err := s.query(ctx, "SELECT committed_at, snapshot_id, operation, summary FROM "+table+".snapshots WHERE snapshot_id = ?", id)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(s.Out, "Current snapshot:")
+	return s.print(snap)
+}
+
+func isBlankRow(row []any) bool {
+	for _, v := range row {
+		if t, _ := format.Text(v); t != "" {
+			return false
+		}
+	}
+	return true
+}
