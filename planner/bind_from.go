@@ -79,13 +79,21 @@ func (b *binder) bindJoin(j *ast.Join, outer *scope, sub *subqueryBase) (Plan, e
 	case ast.RightJoin:
 		jt = exec.JoinRight
 	}
-	if j.NaturalJoin {
-		return nil, unsupported("NATURAL JOIN")
+	if j.StraightJoin {
+		// the SQL front end writes FULL [OUTER] JOIN as STRAIGHT_JOIN
+		jt = exec.JoinFull
 	}
 	lc, rc := left.Columns(), right.Columns()
 	all := append(append([]Column{}, lc...), rc...)
 	sc := &scope{cols: all, outer: outer, sub: sub}
 	node := &Join{Left: left, Right: right, Type: jt}
+	if j.NaturalJoin {
+		using := naturalColumns(lc, rc)
+		if len(using) == 0 {
+			return node, nil
+		}
+		return b.bindUsing(node, using)
+	}
 	if len(j.Using) > 0 {
 		return b.bindUsing(node, j.Using)
 	}
@@ -219,15 +227,19 @@ func (b *binder) bindSetOpr(s *ast.SetOprStmt, outer *scope, sub *subqueryBase) 
 			items[i] = selectItem{name: c.Name, ast: &ast.ColumnNameExpr{Name: &ast.ColumnName{Name: ast.NewCIStr(c.Name)}}}
 		}
 		var keys []SortKey
-		for _, o := range s.OrderBy.Items {
-			idx, err := orderByItem(o.Expr, items)
+		order, err := orderItems(s.OrderBy.Items)
+		if err != nil {
+			return nil, err
+		}
+		for _, o := range order {
+			idx, err := orderByItem(o.expr, items)
 			if err != nil {
 				return nil, err
 			}
 			if idx < 0 {
-				return nil, invalid("ORDER BY of a set operation must name an output column: %s", restore(o.Expr))
+				return nil, invalid("ORDER BY of a set operation must name an output column: %s", restore(o.expr))
 			}
-			keys = append(keys, SortKey{Expr: &ColumnRef{Index: idx, Name: cols[idx].Name, Type: cols[idx].Type}, Desc: o.Desc, NullsFirst: !o.Desc})
+			keys = append(keys, SortKey{Expr: &ColumnRef{Index: idx, Name: cols[idx].Name, Type: cols[idx].Type}, Desc: o.desc, NullsFirst: o.nullsFirst})
 		}
 		p = &Sort{Input: p, Keys: keys}
 	}
@@ -307,4 +319,25 @@ func setOp(op ast.SetOprType, l, r Plan) (Plan, error) {
 		s.Kind, s.All = SetExcept, true
 	}
 	return s, nil
+}
+
+// naturalColumns are the column names both sides of a NATURAL JOIN have,
+// in the left side's order.
+func naturalColumns(lc, rc []Column) []*ast.ColumnName {
+	var out []*ast.ColumnName
+	seen := map[string]bool{}
+	for _, l := range lc {
+		name := strings.ToLower(l.Name)
+		if seen[name] {
+			continue
+		}
+		for _, r := range rc {
+			if strings.EqualFold(l.Name, r.Name) {
+				seen[name] = true
+				out = append(out, &ast.ColumnName{Name: ast.NewCIStr(l.Name)})
+				break
+			}
+		}
+	}
+	return out
 }

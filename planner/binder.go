@@ -168,9 +168,13 @@ func (b *binder) bindSelect(s *ast.SelectStmt, outer *scope, sub *subqueryBase) 
 	for _, it := range items {
 		hasAgg = hasAgg || containsAggregate(it.ast)
 	}
+	var order []orderItem
 	if s.OrderBy != nil {
-		for _, o := range s.OrderBy.Items {
-			hasAgg = hasAgg || containsAggregate(o.Expr)
+		if order, err = orderItems(s.OrderBy.Items); err != nil {
+			return nil, err
+		}
+		for _, o := range order {
+			hasAgg = hasAgg || containsAggregate(o.expr)
 		}
 	}
 	post := sc // the scope select-list expressions bind in
@@ -214,24 +218,22 @@ func (b *binder) bindSelect(s *ast.SelectStmt, outer *scope, sub *subqueryBase) 
 	// ORDER BY keys: references to select items, or extra hidden columns.
 	var keys []SortKey
 	hidden := 0
-	if s.OrderBy != nil {
-		for _, o := range s.OrderBy.Items {
-			idx, err := orderByItem(o.Expr, items)
+	for _, o := range order {
+		idx, err := orderByItem(o.expr, items)
+		if err != nil {
+			return nil, err
+		}
+		if idx < 0 {
+			e, err := b.bindExpr(o.expr, post)
 			if err != nil {
 				return nil, err
 			}
-			if idx < 0 {
-				e, err := b.bindExpr(o.Expr, post)
-				if err != nil {
-					return nil, err
-				}
-				idx = len(exprs)
-				exprs = append(exprs, e)
-				items = append(items, selectItem{ast: o.Expr, name: restore(o.Expr)})
-				hidden++
-			}
-			keys = append(keys, SortKey{Expr: &ColumnRef{Index: idx, Name: items[idx].name, Type: exprs[idx].DataType()}, Desc: o.Desc, NullsFirst: !o.Desc})
+			idx = len(exprs)
+			exprs = append(exprs, e)
+			items = append(items, selectItem{ast: o.expr, name: restore(o.expr)})
+			hidden++
 		}
+		keys = append(keys, SortKey{Expr: &ColumnRef{Index: idx, Name: items[idx].name, Type: exprs[idx].DataType()}, Desc: o.desc, NullsFirst: o.nullsFirst})
 	}
 	if ac != nil {
 		cols := make([]Column, 0, len(ac.groups)+len(ac.aggs))

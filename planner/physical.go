@@ -193,14 +193,18 @@ func (b *builder) setOp(n *SetOp) (exec.RecordIterator, error) {
 		}
 		return b.distinct(u, cols), nil
 	}
-	if n.All {
-		l.Close()
-		r.Close()
-		return nil, unsupported("INTERSECT ALL / EXCEPT ALL")
-	}
 	t := exec.JoinSemi
 	if n.Kind == SetExcept {
 		t = exec.JoinAnti
+	}
+	if n.All {
+		// number duplicate rows on both sides and match (row, number)
+		numbered := append(append([]Column{}, cols...), Column{Name: "occurrence", Type: typeLong})
+		ns := SchemaOf(numbered)
+		keys := allColumnRefs(numbered)
+		j := &exec.HashJoin{Left: &exec.Occurrence{Input: l, Out: ns, EC: b.ec}, Right: &exec.Occurrence{Input: r, Out: ns, EC: b.ec},
+			LeftKeys: keys, RightKeys: keys, Type: t, NullsEqual: true, Out: ns, EC: b.ec}
+		return &exec.Project{Input: j, Exprs: allColumnRefs(cols), Out: out, EC: b.ec}, nil
 	}
 	keys := allColumnRefs(cols)
 	j := &exec.HashJoin{Left: l, Right: r, LeftKeys: keys, RightKeys: keys, Type: t, NullsEqual: true, Out: out, EC: b.ec}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/icesql/icesql/planner"
 	"github.com/icesql/icesql/sqlexec/exec"
+	sqlparser "github.com/icesql/icesql/sqlexec/parser"
 )
 
 func newBatch(s *arrow.Schema, cols []arrow.Array, n int64) arrow.RecordBatch {
@@ -35,7 +36,21 @@ func NewDB(mem memory.Allocator) *DB {
 	return &DB{Cat: NewCatalog(), Mem: mem}
 }
 
+// parse reads queries through the engine's SQL front end (which adds
+// FULL JOIN and NULLS FIRST/LAST to what TiDB parses) and everything else,
+// such as MySQL-typed CREATE TABLE, with TiDB directly.
 func parse(sql string) (ast.StmtNode, error) {
+	if st, err := sqlparser.ParseOne(sql); err == nil {
+		if t, ok := st.(*sqlparser.TiDBStmt); ok {
+			if _, isQuery := t.Node.(ast.ResultSetNode); isQuery {
+				return t.Node, nil
+			}
+		}
+	} else if n, tidbErr := parser.New().ParseOneStmt(sql, "", ""); tidbErr != nil {
+		return nil, err
+	} else if _, isQuery := n.(ast.ResultSetNode); isQuery {
+		return nil, err
+	}
 	return parser.New().ParseOneStmt(sql, "", "")
 }
 

@@ -54,7 +54,18 @@ func (rw *rewrite) lookup(name string) *refSite {
 type frame struct {
 	query    bool // a SELECT or DELETE started at this level
 	fromList bool // commas continue a FROM list
+	orderBy  bool // inside an ORDER BY list
 }
+
+// Markers for syntax TiDB lacks, rewritten into forms it parses and the
+// planner recognises: FULL [OUTER] JOIN becomes STRAIGHT_JOIN (so a
+// user's own STRAIGHT_JOIN is rejected), and "NULLS FIRST" / "NULLS LAST"
+// after an ORDER BY item become an extra item calling one of these
+// functions, which applies to the item before it.
+const (
+	NullsFirstMarker = "__icesql_nulls_first"
+	NullsLastMarker  = "__icesql_nulls_last"
+)
 
 // fromListEnd are words that end a FROM list at their level.
 var fromListEnd = map[string]bool{
@@ -87,8 +98,31 @@ func (c *parseCtx) rewriteRefs(from, to int, m *mappedText, rw *rewrite) error {
 			if len(stack) > 1 {
 				stack = stack[:len(stack)-1]
 			}
+		case t.isKw("STRAIGHT_JOIN"):
+			return newParseError(c.src, t.pos, "STRAIGHT_JOIN is not supported")
+		case t.isKw("FULL") && i+1 < to && (toks[i+1].isKw("JOIN") || toks[i+1].isKw("OUTER") && i+2 < to && toks[i+2].isKw("JOIN")):
+			join := i + 1
+			if toks[join].isKw("OUTER") {
+				join++
+			}
+			m.copy(c.src, copied, t.pos)
+			m.synth("STRAIGHT_JOIN", t.pos)
+			copied = toks[join].end
+			i, site = join, true
+		case t.isKw("ORDER") && i+1 < to && toks[i+1].isKw("BY"):
+			top.orderBy = true
+		case t.isKw("NULLS") && top.orderBy && i+1 < to && (toks[i+1].isKw("FIRST") || toks[i+1].isKw("LAST")):
+			marker := NullsFirstMarker
+			if toks[i+1].isKw("LAST") {
+				marker = NullsLastMarker
+			}
+			m.copy(c.src, copied, t.pos)
+			m.synth(", "+marker+"()", t.pos)
+			copied = toks[i+1].end
+			i++
+			continue
 		case t.isKw("SELECT") || t.isKw("DELETE"):
-			top.query, top.fromList = true, false
+			top.query, top.fromList, top.orderBy = true, false, false
 		case t.isKw("FROM") && top.query:
 			site, top.fromList = true, true
 		case t.isKw("JOIN") || t.isKw("STRAIGHT_JOIN"):
@@ -104,6 +138,9 @@ func (c *parseCtx) rewriteRefs(from, to int, m *mappedText, rw *rewrite) error {
 			site, top.fromList = true, true
 		case t.kind == tkIdent && fromListEnd[strings.ToUpper(t.val)]:
 			top.fromList = false
+			if !t.isKw("ORDER") {
+				top.orderBy = false
+			}
 		}
 		if !site {
 			continue
