@@ -68,7 +68,7 @@ func (s *eqDeleteSet) read(ctx context.Context, fio fileio.FileIO, table *iceber
 		return err
 	}
 	defer in.Close()
-	pr, err := parquetfile.Open(in, in.Size())
+	pr, err := openParquet(in)
 	if err != nil {
 		return err
 	}

@@ -71,7 +71,7 @@ func (it *taskIterator) open(ctx context.Context, fio fileio.FileIO, table, proj
 		return &FileError{Op: "read", Path: it.path, Err: err}
 	}
 	it.in = in
-	pr, err := parquetfile.Open(in, in.Size())
+	pr, err := openParquet(in)
 	if err != nil {
 		return &FileError{Op: "read", Path: it.path, Err: err}
 	}

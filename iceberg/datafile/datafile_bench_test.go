@@ -1,0 +1,125 @@
+package datafile
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/icesql/icesql/iceberg"
+	"github.com/icesql/icesql/iceberg/arrowschema"
+	"github.com/icesql/icesql/iceberg/scan"
+)
+
+const benchRows = 1_000_000
+
+func benchSchema() *iceberg.Schema {
+	return iceberg.MustSchema(0,
+		iceberg.NestedField{ID: 1, Name: "id", Type: iceberg.LongType{}, Required: true},
+		iceberg.NestedField{ID: 2, Name: "name", Type: iceberg.StringType{}},
+		iceberg.NestedField{ID: 3, Name: "city", Type: iceberg.StringType{}},
+		iceberg.NestedField{ID: 4, Name: "ts", Type: iceberg.TimestampTzType{}},
+		iceberg.NestedField{ID: 5, Name: "amount", Type: iceberg.DoubleType{}},
+	)
+}
+
+// benchBatches builds benchRows rows in batches of 8192.
+func benchBatches(b *testing.B) []arrow.RecordBatch {
+	as, err := arrowschema.ToArrow(benchSchema())
+	if err != nil {
+		b.Fatal(err)
+	}
+	cities := []string{"Amsterdam", "Berlin", "Cairo", "Delhi", "Edinburgh", "Fes", "Geneva"}
+	var out []arrow.RecordBatch
+	rb := array.NewRecordBuilder(memory.DefaultAllocator, as)
+	defer rb.Release()
+	for i := 0; i < benchRows; i++ {
+		rb.Field(0).(*array.Int64Builder).Append(int64(i))
+		rb.Field(1).(*array.StringBuilder).Append(fmt.Sprintf("name-%07d", i*7919%benchRows))
+		rb.Field(2).(*array.StringBuilder).Append(cities[i%len(cities)])
+		rb.Field(3).(*array.TimestampBuilder).Append(arrow.Timestamp(day0 + int64(i)*1_000_000))
+		rb.Field(4).(*array.Float64Builder).Append(float64(i%1000) / 10)
+		if (i+1)%8192 == 0 || i == benchRows-1 {
+			out = append(out, rb.NewRecordBatch())
+		}
+	}
+	b.Cleanup(func() {
+		for _, r := range out {
+			r.Release()
+		}
+	})
+	return out
+}
+
+func BenchmarkWriter(b *testing.B) {
+	specs := map[string]*iceberg.PartitionSpec{
+		"unpartitioned":  nil,
+		"day(ts)":        {Fields: []iceberg.PartitionField{{SourceID: 4, Name: "ts_day", Transform: iceberg.DayTransform{}}}},
+		"identity(city)": {Fields: []iceberg.PartitionField{{SourceID: 3, Name: "city", Transform: iceberg.IdentityTransform{}}}},
+		"bucket(id)":     {Fields: []iceberg.PartitionField{{SourceID: 1, Name: "id_bucket", Transform: iceberg.BucketTransform{N: 8}}}},
+	}
+	batches := benchBatches(b)
+	for name, spec := range specs {
+		b.Run(name, func(b *testing.B) {
+			tt := newTestTable(b, benchSchema(), spec, nil)
+			ctx := context.Background()
+			b.ReportAllocs()
+			for b.Loop() {
+				w := NewWriter(ctx, tt.fio, tt.meta, WriterOptions{})
+				for _, r := range batches {
+					if err := w.Write(ctx, r); err != nil {
+						b.Fatal(err)
+					}
+				}
+				if _, err := w.Close(ctx); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(benchRows*b.N)/b.Elapsed().Seconds(), "rows/s")
+		})
+	}
+}
+
+func BenchmarkReadTask(b *testing.B) {
+	tt := newTestTable(b, benchSchema(), nil, nil)
+	ctx := context.Background()
+	w := NewWriter(ctx, tt.fio, tt.meta, WriterOptions{})
+	for _, r := range benchBatches(b) {
+		if err := w.Write(ctx, r); err != nil {
+			b.Fatal(err)
+		}
+	}
+	files, err := w.Close(ctx)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		rows := int64(0)
+		for _, f := range files {
+			it, err := ReadTask(ctx, tt.fio, tt.meta, scan.FileScanTask{File: f}, nil, ReadOptions{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			for {
+				rec, err := it.Next(ctx)
+				if err == io.EOF {
+					break
+				}
+				if err != nil {
+					b.Fatal(err)
+				}
+				rows += rec.NumRows()
+				rec.Release()
+			}
+			it.Close()
+		}
+		if rows != benchRows {
+			b.Fatalf("read %d rows", rows)
+		}
+	}
+	b.ReportMetric(float64(benchRows*b.N)/b.Elapsed().Seconds(), "rows/s")
+}
