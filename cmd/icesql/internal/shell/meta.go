@@ -170,6 +170,11 @@ func (s *Shell) describe(ctx context.Context, table string) error {
 		return err
 	}
 	fmt.Fprintln(s.Out, "Current snapshot:")
+	// The summary is too wide for a table row.
+	if s.Format == format.Aligned {
+		s.Format = format.Expanded
+		defer func() { s.Format = format.Aligned }()
+	}
 	return s.print(snap)
 }
 

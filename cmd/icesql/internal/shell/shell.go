@@ -221,6 +221,14 @@ func (s *Shell) query(ctx context.Context, q string, args ...any) (*format.Resul
 		return nil, err
 	}
 	r := &format.Result{Columns: cols}
+	// The driver gives dates as time.Time at midnight; they print as dates.
+	var isDate []bool
+	if types, err := rows.ColumnTypes(); err == nil {
+		isDate = make([]bool, len(types))
+		for i, t := range types {
+			isDate[i] = t.DatabaseTypeName() == "DATE"
+		}
+	}
 	for rows.Next() {
 		vals := make([]any, len(cols))
 		ptrs := make([]any, len(cols))
@@ -229,6 +237,11 @@ func (s *Shell) query(ctx context.Context, q string, args ...any) (*format.Resul
 		}
 		if err := rows.Scan(ptrs...); err != nil {
 			return nil, err
+		}
+		for i, d := range isDate {
+			if t, ok := vals[i].(time.Time); ok && d {
+				vals[i] = t.Format(time.DateOnly)
+			}
 		}
 		r.Rows = append(r.Rows, vals)
 	}
