@@ -60,15 +60,72 @@ func (u *SnapshotUpdate) Commit(ctx context.Context) (*Table, error) {
 }
 
 // swap installs an attempt's metadata with the catalog's compare-and-swap.
+// When the catalog cannot tell whether the swap happened, the pointer is
+// read back (as Java's checkCommitStatus does): only if that fails too is
+// the outcome reported as unknown.
 func swap(ctx context.Context, at *attempt) error {
 	base := at.base
-	if err := base.env.Catalog.Swap(ctx, base.ident, base.location, at.location); err != nil {
+	err := base.env.Catalog.Swap(ctx, base.ident, base.location, at.location)
+	if err == nil {
+		err = base.env.Faults.at(FaultAfterSwap, base.ident)
+		if err != nil {
+			err = fmt.Errorf("%w: %w", iceberg.ErrCommitStateUnknown, err)
+		}
+	}
+	if !errors.Is(err, iceberg.ErrCommitStateUnknown) {
 		return err
 	}
-	if err := base.env.Faults.at(FaultAfterSwap, base.ident); err != nil {
-		return fmt.Errorf("%w: %w", iceberg.ErrCommitStateUnknown, err)
+	landed, known := checkCommitStatus(ctx, at)
+	switch {
+	case !known:
+		return err
+	case landed:
+		return nil
+	case ctx.Err() != nil:
+		return ctx.Err()
+	default:
+		return fmt.Errorf("%w: the swap did not happen (%w)", iceberg.ErrCommitFailed, err)
 	}
-	return nil
+}
+
+// checkCommitStatus reads the table pointer back after an unknown
+// outcome. The commit landed if the pointer is the new metadata file or a
+// later version lists it in its metadata log.
+func checkCommitStatus(ctx context.Context, at *attempt) (landed, known bool) {
+	env := at.base.env
+	if err := env.Faults.at(FaultStatusCheck, at.base.ident); err != nil {
+		return false, false
+	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+	defer cancel()
+	for i := 0; i < 3; i++ {
+		if i > 0 {
+			if sleep(ctx, time.Duration(i)*200*time.Millisecond) != nil {
+				return false, false
+			}
+		}
+		loc, err := env.Catalog.CurrentMetadataLocation(ctx, at.base.ident)
+		if err != nil {
+			continue
+		}
+		if loc == at.location {
+			return true, true
+		}
+		if loc == at.base.location {
+			return false, true
+		}
+		cur, err := ReadMetadata(ctx, env.IO, loc)
+		if err != nil {
+			continue
+		}
+		for _, e := range cur.MetadataLog() {
+			if e.MetadataFile == at.location {
+				return true, true
+			}
+		}
+		return false, true
+	}
+	return false, false
 }
 
 func sleep(ctx context.Context, d time.Duration) error {

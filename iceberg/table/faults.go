@@ -11,6 +11,9 @@ const (
 	// FaultAfterSwap: the swap went through, but its outcome is reported
 	// as unknown (as when the connection drops after the UPDATE was sent).
 	FaultAfterSwap FaultStep = "after-swap"
+	// FaultStatusCheck: reading the pointer back after an unknown outcome
+	// fails too, so the outcome stays unknown.
+	FaultStatusCheck FaultStep = "status-check"
 )
 
 // Faults injects failures into the write path. Hook returns a non-nil

@@ -22,6 +22,9 @@ type memCatalog struct {
 	pointers map[string]string
 	// beforeSwap, when set, runs (unlocked) before each swap.
 	beforeSwap func(ident Identifier)
+	// lostSwaps makes that many swaps fail with an unknown outcome
+	// without applying them (a write that never reached the database).
+	lostSwaps int
 }
 
 func newMemCatalog() *memCatalog { return &memCatalog{pointers: map[string]string{}} }
@@ -60,6 +63,10 @@ func (c *memCatalog) SwapAll(_ context.Context, swaps []Swap) error {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if c.lostSwaps > 0 {
+		c.lostSwaps--
+		return fmt.Errorf("%w: connection reset", iceberg.ErrCommitStateUnknown)
+	}
 	for _, s := range swaps {
 		if c.pointers[s.Ident.String()] != s.Expected {
 			return fmt.Errorf("%w: %s", iceberg.ErrCommitFailed, s.Ident)
