@@ -84,7 +84,7 @@ func swap(ctx context.Context, at *attempt) error {
 	case ctx.Err() != nil:
 		return ctx.Err()
 	default:
-		return fmt.Errorf("%w: the swap did not happen (%w)", iceberg.ErrCommitFailed, err)
+		return fmt.Errorf("%w: the swap did not happen (%v)", iceberg.ErrCommitFailed, err)
 	}
 }
 
