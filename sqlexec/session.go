@@ -143,7 +143,9 @@ func (s *Session) execOne(ctx context.Context, st parser.Statement) (Result, err
 		case *ast.InsertStmt:
 			return s.insert(ctx, w, n)
 		case *ast.DeleteStmt:
-			return s.delete(ctx, w, n)
+			return s.dmlDelete(ctx, w, n)
+		case *ast.UpdateStmt:
+			return s.dmlUpdate(ctx, w, n)
 		}
 	}
 	if isWrite(st) {
@@ -176,13 +178,11 @@ func (s *Session) queryOne(ctx context.Context, st parser.Statement) (*Rows, err
 		switch n := x.Node.(type) {
 		case *ast.SelectStmt, *ast.SetOprStmt:
 			return s.selectRows(ctx, n.(ast.ResultSetNode), x.Refs)
-		case *ast.InsertStmt, *ast.DeleteStmt:
+		case *ast.InsertStmt, *ast.DeleteStmt, *ast.UpdateStmt:
 			if _, err := s.execOne(ctx, st); err != nil {
 				return nil, err
 			}
 			return emptyRows(), nil
-		case *ast.UpdateStmt:
-			return nil, notSupported("UPDATE (row-level updates are a later feature)")
 		case *ast.BeginStmt, *ast.CommitStmt, *ast.RollbackStmt:
 			return nil, notSupported("transactions (each statement commits on its own)")
 		}
@@ -256,7 +256,7 @@ func (s *Session) runWrite(ctx context.Context, st parser.Statement) (Result, er
 	case *parser.InsertOverwriteStmt:
 		return s.insertOverwrite(ctx, x)
 	case *parser.MergeStmt:
-		return Result{}, notSupported("MERGE INTO (row-level updates are a later feature)")
+		return s.dmlMerge(ctx, x)
 	case *parser.CallStmt:
 		return Result{}, notSupported("CALL %s", strings.Join(x.Name, "."))
 	}

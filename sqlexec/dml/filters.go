@@ -1,0 +1,163 @@
+package dml
+
+import (
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
+
+	"github.com/icesql/icesql/iceberg"
+	"github.com/icesql/icesql/iceberg/expr"
+	"github.com/icesql/icesql/planner"
+	"github.com/icesql/icesql/sqlexec/exec"
+)
+
+// pruningFilter converts what it can of pushed-down planner filters (over
+// the table's Arrow schema) to one Iceberg expression, a superset of the
+// rows the filters select: sound for file pruning and conflict filters.
+// Filters it cannot convert are left out; nil when nothing converts.
+func pruningFilter(schema *arrow.Schema, filters []planner.Expr) expr.Expr {
+	var parts []expr.Expr
+	for _, f := range filters {
+		if e, ok := convertFilter(schema, f, false); ok {
+			parts = append(parts, e)
+		}
+	}
+	if len(parts) == 0 {
+		return nil
+	}
+	return expr.And(parts...)
+}
+
+// exactFilter converts every filter exactly, or reports false.
+func exactFilter(schema *arrow.Schema, filters []planner.Expr) (expr.Expr, bool) {
+	parts := []expr.Expr{expr.True()}
+	for _, f := range filters {
+		e, ok := convertFilter(schema, f, true)
+		if !ok {
+			return nil, false
+		}
+		parts = append(parts, e)
+	}
+	return expr.And(parts...), true
+}
+
+// convertFilter converts e; with exact false, an AND may drop the parts
+// it cannot convert (a weaker filter, still sound for pruning).
+func convertFilter(schema *arrow.Schema, e planner.Expr, exact bool) (expr.Expr, bool) {
+	switch x := e.(type) {
+	case *planner.Logic:
+		l, ok1 := convertFilter(schema, x.L, exact)
+		r, ok2 := convertFilter(schema, x.R, exact)
+		if x.Or || exact {
+			if ok1 && ok2 {
+				return expr.Or(l, r), true
+			}
+			return nil, false
+		}
+		switch {
+		case ok1 && ok2:
+			return expr.And(l, r), true
+		case ok1:
+			return l, true
+		case ok2:
+			return r, true
+		}
+		return nil, false
+	case *planner.Not:
+		if !exact {
+			return nil, false
+		}
+		c, ok := convertFilter(schema, x.E, true)
+		if !ok {
+			return nil, false
+		}
+		return expr.Not(c), true
+	case *planner.IsNull:
+		col, ok := columnOf(schema, x.E)
+		if !ok {
+			return nil, false
+		}
+		if x.Negate {
+			return expr.NotNull(col), true
+		}
+		return expr.IsNull(col), true
+	case *planner.Compare:
+		op := x.Op
+		col, ok := columnOf(schema, x.L)
+		lit, okLit := literalOf(x.R)
+		if !ok || !okLit {
+			col, ok = columnOf(schema, x.R)
+			lit, okLit = literalOf(x.L)
+			op = flip(op)
+		}
+		if !ok || !okLit || lit == nil {
+			return nil, false
+		}
+		switch op {
+		case exec.CmpEQ:
+			return expr.Eq(col, lit), true
+		case exec.CmpNE:
+			return expr.NotEq(col, lit), true
+		case exec.CmpLT:
+			return expr.Lt(col, lit), true
+		case exec.CmpLE:
+			return expr.LtEq(col, lit), true
+		case exec.CmpGT:
+			return expr.Gt(col, lit), true
+		case exec.CmpGE:
+			return expr.GtEq(col, lit), true
+		}
+	}
+	return nil, false
+}
+
+func flip(op exec.CmpOp) exec.CmpOp {
+	switch op {
+	case exec.CmpLT:
+		return exec.CmpGT
+	case exec.CmpLE:
+		return exec.CmpGE
+	case exec.CmpGT:
+		return exec.CmpLT
+	case exec.CmpGE:
+		return exec.CmpLE
+	}
+	return op
+}
+
+// columnOf is the top-level column a bare column reference reads.
+func columnOf(schema *arrow.Schema, e planner.Expr) (string, bool) {
+	c, ok := e.(*planner.ColumnRef)
+	if !ok || c.Index < 0 || c.Index >= schema.NumFields() {
+		return "", false
+	}
+	f := schema.Field(c.Index)
+	if !arrow.TypeEqual(f.Type, c.Type) {
+		return "", false
+	}
+	return f.Name, true
+}
+
+// literalOf converts a planner literal to the Iceberg Go value form.
+func literalOf(e planner.Expr) (any, bool) {
+	l, ok := e.(*planner.Literal)
+	if !ok {
+		return nil, false
+	}
+	switch v := l.Value.(type) {
+	case bool, int32, int64, float32, float64, string:
+		return v, true
+	case arrow.Date32:
+		return iceberg.Date(v), true
+	case arrow.Time64:
+		return iceberg.Time(v), true
+	case arrow.Timestamp:
+		return iceberg.Timestamp(v), true
+	case decimal128.Num:
+		dt, ok := l.Type.(*arrow.Decimal128Type)
+		if !ok {
+			return nil, false
+		}
+		return iceberg.Decimal{Unscaled: v, Scale: int(dt.Scale)}, true
+	}
+	return nil, false
+}
