@@ -73,6 +73,7 @@ type benchEnv struct {
 	ice   *iceSide
 	goCat catalog.Catalog
 	sc    *arrow.Schema
+	seq   int // names fresh tables: sub-benchmarks run several times
 }
 
 func newBenchEnv(b *testing.B) *benchEnv {
@@ -85,13 +86,18 @@ func newBenchEnv(b *testing.B) *benchEnv {
 	return e
 }
 
-// newTables creates an empty table on each side (created through each
-// engine's own catalog code) and returns them.
-func (e *benchEnv) newTables(b *testing.B, name string) (*table.Table, *gotable.Table) {
+// newIceTable and newGoTable create an empty table of a fresh name,
+// each through its engine's own catalog code.
+func (e *benchEnv) newIceTable(b *testing.B) *table.Table {
 	b.Helper()
-	iceTbl := e.ice.createTable(b, table.Identifier{Namespace: []string{"bench"}, Name: name + "_icesql"}, benchSchema(b), nil, nil)
-	goTbl := goCreateTable(b, e.goCat, e.dir, goIdent([]string{"bench"}, name+"_icebergo"), goSchema(b, benchSchema(b)), nil, nil)
-	return iceTbl, goTbl
+	e.seq++
+	return e.ice.createTable(b, table.Identifier{Namespace: []string{"bench"}, Name: fmt.Sprintf("icesql_%d", e.seq)}, benchSchema(b), nil, nil)
+}
+
+func (e *benchEnv) newGoTable(b *testing.B) *gotable.Table {
+	b.Helper()
+	e.seq++
+	return goCreateTable(b, e.goCat, e.dir, goIdent([]string{"bench"}, fmt.Sprintf("icebergo_%d", e.seq)), goSchema(b, benchSchema(b)), nil, nil)
 }
 
 // BenchmarkWrite1M: one append of 1,000,000 rows (Parquet files plus
@@ -102,9 +108,9 @@ func BenchmarkWrite1M(b *testing.B) {
 	defer releaseAll(recs)
 	ctx := context.Background()
 	b.Run("icesql", func(b *testing.B) {
-		for i := range b.N {
+		for range b.N {
 			b.StopTimer()
-			t, _ := e.newTables(b, fmt.Sprintf("w%d", i))
+			t := e.newIceTable(b)
 			b.StartTimer()
 			if _, err := iceAppend(ctx, t, recs...); err != nil {
 				b.Fatal(err)
@@ -113,9 +119,9 @@ func BenchmarkWrite1M(b *testing.B) {
 		b.ReportMetric(float64(benchRows)*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
 	})
 	b.Run("iceberg-go", func(b *testing.B) {
-		for i := range b.N {
+		for range b.N {
 			b.StopTimer()
-			_, t := e.newTables(b, fmt.Sprintf("g%d", i))
+			t := e.newGoTable(b)
 			rdr := recordReader(b, recs...)
 			b.StartTimer()
 			if _, err := t.Append(ctx, rdr, nil); err != nil {
@@ -133,7 +139,7 @@ func BenchmarkScan1M(b *testing.B) {
 	e := newBenchEnv(b)
 	recs := benchRecords(e.sc, benchRows)
 	ctx := context.Background()
-	iceTbl, _ := e.newTables(b, "scan")
+	iceTbl := e.newIceTable(b)
 	iceTbl, err := iceAppend(ctx, iceTbl, recs...)
 	releaseAll(recs)
 	if err != nil {
@@ -196,9 +202,9 @@ func BenchmarkCommitLatency(b *testing.B) {
 	defer one.Release()
 	b.Run("icesql", func(b *testing.B) {
 		var durs []time.Duration
-		for i := range b.N {
+		for range b.N {
 			b.StopTimer()
-			t, _ := e.newTables(b, fmt.Sprintf("c%d", i))
+			t := e.newIceTable(b)
 			b.StartTimer()
 			for range benchCommits {
 				start := time.Now()
@@ -213,9 +219,9 @@ func BenchmarkCommitLatency(b *testing.B) {
 	})
 	b.Run("iceberg-go", func(b *testing.B) {
 		var durs []time.Duration
-		for i := range b.N {
+		for range b.N {
 			b.StopTimer()
-			_, t := e.newTables(b, fmt.Sprintf("d%d", i))
+			t := e.newGoTable(b)
 			b.StartTimer()
 			for range benchCommits {
 				rdr := recordReader(b, one)
