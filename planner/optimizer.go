@@ -8,6 +8,7 @@ type Pass struct {
 
 // Passes are applied in this order; each lives in its own file.
 var Passes = []Pass{
+	{Name: "subquery decorrelation", Run: decorrelate},
 	{Name: "constant folding", Run: foldConstants},
 	{Name: "filter pushdown", Run: pushDownFilters},
 	{Name: "projection pruning", Run: pruneColumns},

@@ -2,6 +2,8 @@ package planner
 
 import (
 	"strings"
+
+	"github.com/pingcap/tidb/pkg/parser/ast"
 )
 
 // scope is the set of columns names resolve against, with a link to the
@@ -43,11 +45,18 @@ func (sc *scope) resolve(qual, name string) (Expr, error) {
 	return nil, &AmbiguousColumnError{Name: name, Candidates: cands}
 }
 
-// resolveOuter resolves a name for an inner query. Columns of an
-// aggregating scope are not visible here (not supported).
+// resolveOuter resolves a name for an inner query. In an aggregating
+// scope (HAVING, aggregate select lists) only grouped columns are visible.
 func (sc *scope) resolveOuter(qual, name string) (Expr, error) {
 	if sc.agg != nil {
-		return nil, unsupported("correlated reference to %s from a subquery in an aggregate query's HAVING or SELECT list", name)
+		e, ok, err := sc.agg.lookup(nil, &ast.ColumnNameExpr{Name: &ast.ColumnName{Table: ast.NewCIStr(qual), Name: ast.NewCIStr(name)}})
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			return nil, invalid("column %s must appear in GROUP BY to be used in a subquery", name)
+		}
+		return e, nil
 	}
 	return sc.resolve(qual, name)
 }
