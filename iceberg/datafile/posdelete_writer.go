@@ -51,6 +51,11 @@ type pendingDeletes struct {
 // properties are reported by the first Delete or Close.
 func NewPositionDeleteWriter(ctx context.Context, fio fileio.FileIO, meta *iceberg.TableMetadata, opts PositionDeleteOptions) *PositionDeleteWriter {
 	w := &PositionDeleteWriter{fio: fio, meta: meta, per: opts.PerPartition, byPath: map[string]*pendingDeletes{}}
+	if v := meta.FormatVersion(); v != 2 {
+		// v1 has no delete files; v3 replaces them with deletion vectors.
+		w.err = fmt.Errorf("%w: position delete files in a format version %d table", iceberg.ErrUnsupported, v)
+		return w
+	}
 	var err error
 	if w.opts, err = resolveOptions(meta, opts.WriterOptions, "-deletes"); err != nil {
 		w.err = err

@@ -265,6 +265,19 @@ func checkPositionDeleteFile(t *testing.T, tt testTable, d iceberg.DataFile, del
 	}
 }
 
+func TestPositionDeleteWriterNeedsV2(t *testing.T) {
+	for _, v := range []string{"1", "3"} {
+		t.Run("v"+v, func(t *testing.T) {
+			tt := newTestTable(t, testSchema(), nil, map[string]string{iceberg.PropFormatVersion: v})
+			w := NewPositionDeleteWriter(context.Background(), tt.fio, tt.meta, PositionDeleteOptions{})
+			err := w.Delete(context.Background(), iceberg.DataFile{FilePath: "file:///x.parquet"}, []int64{1})
+			if !errors.Is(err, iceberg.ErrUnsupported) {
+				t.Errorf("error %v", err)
+			}
+		})
+	}
+}
+
 func TestPositionDeleteWriterRejectsBadPositions(t *testing.T) {
 	tt := newTestTable(t, testSchema(), nil, nil)
 	f := iceberg.DataFile{FilePath: "file:///x.parquet", RecordCount: 10}

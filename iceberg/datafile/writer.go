@@ -259,7 +259,7 @@ func (w *Writer) closeFile(p *partitionFiles) error {
 		Content:     iceberg.ContentData,
 		FilePath:    f.out.Location(),
 		SpecID:      w.spec.ID,
-		Partition:   p.tuple,
+		Partition:   slices.Clone(p.tuple),
 		SortOrderID: &sortID,
 	}
 	m.Apply(&df)
