@@ -12,11 +12,16 @@ import (
 	"github.com/icesql/icesql/sqlexec/parser"
 )
 
-// loadTable loads the current version of the table ref names.
+// loadTable loads the version of the table ref names that this session
+// sees: the current one, or inside a transaction its pinned view plus the
+// transaction's own staged writes.
 func (s *Session) loadTable(ctx context.Context, ref *parser.TableRef) (*table.Table, error) {
 	id, err := s.ident(ref)
 	if err != nil {
 		return nil, err
+	}
+	if s.tx != nil {
+		return s.tx.txn.Table(ctx, id)
 	}
 	return table.Load(ctx, s.engine.env, id)
 }

@@ -79,7 +79,7 @@ func Open(ctx context.Context, cfg Config) (*Engine, error) {
 		return nil, err
 	}
 	e := &Engine{cfg: cfg, catalog: cat, warehouseURI: uri}
-	e.env = &table.Env{Catalog: catalogAdapter{cat}, IO: &fileio.Local{}, Reporter: cfg.Reporter}
+	e.env = &table.Env{Catalog: cat.TableCatalog(), IO: &fileio.Local{}, Reporter: cfg.Reporter}
 	return e, nil
 }
 
@@ -159,4 +159,8 @@ func (e *Engine) tableLocation(ns []string, name string) string {
 		dir += p
 	}
 	return e.warehouseURI + "/" + dir + ".db/" + name
+}
+
+func toSQLiteIdent(id table.Identifier) sqlite.Identifier {
+	return sqlite.Identifier{Namespace: id.Namespace, Name: id.Name}
 }

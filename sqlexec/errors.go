@@ -17,6 +17,20 @@ var (
 	// ErrInvalidStatement: a statement that is well-formed but cannot apply
 	// to the table it names (unknown column, bad partition term, ...).
 	ErrInvalidStatement = errors.New("sqlexec: invalid statement")
+	// ErrTxnOpen: BEGIN while a transaction is already open.
+	ErrTxnOpen = errors.New("sqlexec: a transaction is already open")
+	// ErrNoTxn: COMMIT or ROLLBACK without an open transaction.
+	ErrNoTxn = errors.New("sqlexec: no transaction is open")
+	// ErrDDLInTxn: a catalog change (CREATE, DROP, ALTER, CALL) inside a
+	// transaction; DDL is not transactional and is refused there.
+	ErrDDLInTxn = errors.New("sqlexec: DDL is not allowed inside a transaction")
+	// ErrTxnReadOnly: a write inside a read-only transaction.
+	ErrTxnReadOnly = errors.New("sqlexec: transaction is read-only")
+	// ErrIsolationLevel: an isolation level the engine cannot provide.
+	ErrIsolationLevel = errors.New("sqlexec: unsupported isolation level")
+	// ErrReadOptionsWrite: per-query snapshot options on a statement that
+	// writes; they only choose what reads see.
+	ErrReadOptionsWrite = errors.New("sqlexec: snapshot read options apply to queries only")
 )
 
 // ParamError says which placeholder argument is unusable.

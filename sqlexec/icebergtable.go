@@ -12,8 +12,9 @@ import (
 
 	"github.com/icesql/icesql/iceberg"
 	"github.com/icesql/icesql/iceberg/arrowschema"
+	"github.com/icesql/icesql/iceberg/datafile"
+	"github.com/icesql/icesql/iceberg/expr"
 	"github.com/icesql/icesql/iceberg/fileio"
-	"github.com/icesql/icesql/iceberg/parquetfile"
 	"github.com/icesql/icesql/iceberg/scan"
 	"github.com/icesql/icesql/iceberg/table"
 	"github.com/icesql/icesql/planner"
@@ -83,7 +84,7 @@ func (it *icebergTable) Scan(ctx context.Context, req planner.ScanRequest) (exec
 	if err != nil {
 		return nil, err
 	}
-	return &taskIterator{fio: it.t.IO(), tasks: tasks, proj: proj, out: arrow.NewSchema(outFields, nil), limit: req.Limit}, nil
+	return &taskIterator{fio: it.t.IO(), meta: it.t.Metadata(), tasks: tasks, proj: proj, out: arrow.NewSchema(outFields, nil), limit: req.Limit}, nil
 }
 
 func (it *icebergTable) ExplainScan(ctx context.Context, req planner.ScanRequest) (string, error) {
@@ -101,17 +102,18 @@ func (it *icebergTable) ExplainScan(ctx context.Context, req planner.ScanRequest
 	return s, nil
 }
 
-// taskIterator reads the planned files one after another.
+// taskIterator reads the planned files one after another, with their
+// position and equality deletes applied.
 type taskIterator struct {
 	fio   fileio.FileIO
+	meta  *iceberg.TableMetadata
 	tasks []scan.FileScanTask
 	proj  *iceberg.Schema
 	out   *arrow.Schema
 	limit int64 // -1: none
 	rows  int64
 
-	file fileio.InputFile
-	rr   *parquetfile.RecordReader
+	cur datafile.RecordIterator
 }
 
 func (ti *taskIterator) Schema() *arrow.Schema { return ti.out }
@@ -124,28 +126,34 @@ func (ti *taskIterator) Next(ctx context.Context) (arrow.RecordBatch, error) {
 		if ti.limit >= 0 && ti.rows >= ti.limit {
 			return nil, nil
 		}
-		if ti.rr == nil {
+		if ti.cur == nil {
 			if len(ti.tasks) == 0 {
 				return nil, nil
 			}
 			task := ti.tasks[0]
 			ti.tasks = ti.tasks[1:]
-			if len(ti.out.Fields()) == 0 && len(task.Deletes) == 0 {
+			if len(ti.out.Fields()) == 0 && len(task.Deletes) == 0 && isAlwaysTrue(task.Residual) {
 				// Nothing to read but the row count (COUNT(*)).
 				ti.rows += task.File.RecordCount
 				return array.NewRecordBatch(ti.out, nil, task.File.RecordCount), nil
 			}
-			if err := ti.open(ctx, task); err != nil {
+			cur, err := datafile.ReadTask(ctx, ti.fio, ti.meta, task, ti.proj, datafile.ReadOptions{})
+			if err != nil {
 				return nil, err
 			}
+			ti.cur = cur
 		}
-		rec, err := ti.rr.Next()
+		rec, err := ti.cur.Next(ctx)
 		if err == io.EOF {
 			ti.closeFile()
 			continue
 		}
 		if err != nil {
 			return nil, err
+		}
+		if rec.NumRows() == 0 {
+			rec.Release()
+			continue
 		}
 		ti.rows += rec.NumRows()
 		out := array.NewRecordBatch(ti.out, rec.Columns(), rec.NumRows())
@@ -154,39 +162,18 @@ func (ti *taskIterator) Next(ctx context.Context) (arrow.RecordBatch, error) {
 	}
 }
 
-func (ti *taskIterator) open(ctx context.Context, task scan.FileScanTask) error {
-	if len(task.Deletes) > 0 {
-		return notSupported("reading data files with delete files (%s)", task.File.FilePath)
+func isAlwaysTrue(e expr.BoundExpr) bool {
+	if e == nil {
+		return true
 	}
-	if task.File.FileFormat != iceberg.FormatParquet {
-		return notSupported("data file format %v (%s)", task.File.FileFormat, task.File.FilePath)
-	}
-	f, err := ti.fio.Open(ctx, task.File.FilePath)
-	if err != nil {
-		return err
-	}
-	r, err := parquetfile.Open(f, f.Size())
-	if err != nil {
-		f.Close()
-		return &iceberg.CorruptFileError{Path: task.File.FilePath, Kind: iceberg.ErrInvalidDataFile, Err: err}
-	}
-	rr, err := r.NewRecordReader(ctx, ti.proj, parquetfile.ReadOptions{})
-	if err != nil {
-		f.Close()
-		return fmt.Errorf("read %s: %w", task.File.FilePath, err)
-	}
-	ti.file, ti.rr = f, rr
-	return nil
+	_, ok := e.(expr.AlwaysTrue)
+	return ok
 }
 
 func (ti *taskIterator) closeFile() {
-	if ti.rr != nil {
-		ti.rr.Close()
-		ti.rr = nil
-	}
-	if ti.file != nil {
-		ti.file.Close()
-		ti.file = nil
+	if ti.cur != nil {
+		ti.cur.Close()
+		ti.cur = nil
 	}
 }
 

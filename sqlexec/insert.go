@@ -92,7 +92,7 @@ func (s *Session) insert(ctx context.Context, w *parser.TiDBStmt, ins *ast.Inser
 	for _, f := range files {
 		u = u.AddDataFile(f)
 	}
-	if _, err := u.OwnFiles().Commit(ctx); err != nil {
+	if _, err := s.stage(ctx, u.OwnFiles()); err != nil {
 		return Result{}, err
 	}
 	return Result{RowsAffected: n}, nil
@@ -285,6 +285,7 @@ func (s *Session) insertOverwrite(ctx context.Context, st *parser.InsertOverwrit
 		readSnap = &id
 		tasks, _, err := scan.Plan(ctx, opener(ctx, s.engine.env.IO), meta, id, nil, scan.Options{})
 		if err != nil {
+			s.removeFiles(context.WithoutCancel(ctx), files)
 			return Result{}, err
 		}
 		unpartitioned := meta.CurrentSpec().IsUnpartitioned()
@@ -301,11 +302,18 @@ func (s *Session) insertOverwrite(ctx context.Context, st *parser.InsertOverwrit
 	for _, f := range files {
 		u = u.AddDataFile(f)
 	}
-	u = u.Validate(readSnap, iceberg.IsolationSerializable, nil)
-	if _, err := u.OwnFiles().Commit(ctx); err != nil {
+	u = u.Validate(readSnap, s.isolationFor(iceberg.IsolationSerializable), nil)
+	if _, err := s.stage(ctx, u.OwnFiles()); err != nil {
 		return Result{}, err
 	}
 	return Result{RowsAffected: n}, nil
+}
+
+// removeFiles removes data files no commit will reference.
+func (s *Session) removeFiles(ctx context.Context, files []iceberg.DataFile) {
+	for _, f := range files {
+		s.engine.env.IO.Remove(ctx, f.FilePath)
+	}
 }
 
 func partitionKey(specID int, values []any) string {

@@ -110,7 +110,8 @@ func (s *Session) openTable(ctx context.Context, tr *parser.TableRef) (planner.T
 		return s.metadataTable(ctx, t, snap, tr.MetadataTable)
 	}
 	schema := meta.CurrentSchema()
-	if snap != nil && (tr.VersionAsOf != nil || tr.TimestampAsOf != nil || tr.Tag != "") && snap.SchemaID != nil {
+	timeTravel := tr.VersionAsOf != nil || tr.TimestampAsOf != nil || tr.Tag != "" || (readOptionsFrom(ctx) != nil && tr.Branch == "")
+	if snap != nil && timeTravel && snap.SchemaID != nil {
 		// Time travel reads with the schema of the snapshot, as Spark does.
 		if sch, ok := meta.SchemaByID(*snap.SchemaID); ok {
 			schema = sch
@@ -147,6 +148,9 @@ func (s *Session) pickSnapshot(ctx context.Context, meta *iceberg.TableMetadata,
 			return nil, err
 		}
 		return meta.SnapshotAsOf(ms)
+	}
+	if o := readOptionsFrom(ctx); o != nil {
+		return o.snapshotFor(meta)
 	}
 	return meta.CurrentSnapshot(), nil
 }

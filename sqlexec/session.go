@@ -17,6 +17,7 @@ import (
 type Session struct {
 	engine    *Engine
 	namespace []string
+	tx        *sessionTxn // nil in autocommit mode
 }
 
 // Namespace is the session's current namespace (USE changes it).
@@ -135,6 +136,9 @@ func (p *Prepared) run(ctx context.Context, args []any, fn func(int, parser.Stat
 
 // execOne runs a statement for its effect.
 func (s *Session) execOne(ctx context.Context, st parser.Statement) (Result, error) {
+	if err := checkReadOptions(ctx, st); err != nil {
+		return Result{}, err
+	}
 	if err := s.engine.ensureDefaultNamespace(ctx); err != nil {
 		return Result{}, err
 	}
@@ -170,6 +174,9 @@ func (s *Session) execOne(ctx context.Context, st parser.Statement) (Result, err
 
 // queryOne runs a statement and returns its rows.
 func (s *Session) queryOne(ctx context.Context, st parser.Statement) (*Rows, error) {
+	if err := checkReadOptions(ctx, st); err != nil {
+		return nil, err
+	}
 	if err := s.engine.ensureDefaultNamespace(ctx); err != nil {
 		return nil, err
 	}
@@ -184,7 +191,7 @@ func (s *Session) queryOne(ctx context.Context, st parser.Statement) (*Rows, err
 			}
 			return emptyRows(), nil
 		case *ast.BeginStmt, *ast.CommitStmt, *ast.RollbackStmt:
-			return nil, notSupported("transactions (each statement commits on its own)")
+			return s.txnStatement(ctx, n)
 		}
 		return nil, notSupported("statement %s", firstWords(x.Text))
 	case *parser.ShowNamespacesStmt:
@@ -230,9 +237,32 @@ func isWrite(st parser.Statement) bool {
 	return false
 }
 
+// checkWritable refuses writes on a read-only engine, inside a read-only
+// transaction, and with per-query snapshot options.
 func (s *Session) checkWritable() error {
-	if s.engine.cfg.ReadOnly {
+	switch {
+	case s.engine.cfg.ReadOnly:
 		return ErrReadOnly
+	case s.tx != nil && s.tx.opts.ReadOnly:
+		return ErrTxnReadOnly
+	}
+	return nil
+}
+
+// checkReadOptions refuses per-query snapshot options on a statement that
+// writes.
+func checkReadOptions(ctx context.Context, st parser.Statement) error {
+	if readOptionsFrom(ctx) == nil {
+		return nil
+	}
+	if w, ok := st.(*parser.TiDBStmt); ok {
+		switch w.Node.(type) {
+		case *ast.InsertStmt, *ast.DeleteStmt, *ast.UpdateStmt:
+			return ErrReadOptionsWrite
+		}
+	}
+	if isWrite(st) {
+		return ErrReadOptionsWrite
 	}
 	return nil
 }
@@ -241,6 +271,13 @@ func (s *Session) checkWritable() error {
 func (s *Session) runWrite(ctx context.Context, st parser.Statement) (Result, error) {
 	if err := s.checkWritable(); err != nil {
 		return Result{}, err
+	}
+	switch st.(type) {
+	case *parser.InsertOverwriteStmt, *parser.MergeStmt:
+	default:
+		if err := s.checkNotInTxn(firstWords(st.String())); err != nil {
+			return Result{}, err
+		}
 	}
 	switch x := st.(type) {
 	case *parser.CreateNamespaceStmt:
