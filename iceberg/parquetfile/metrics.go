@@ -4,12 +4,9 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
-	"math"
 
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/icesql/icesql/iceberg"
-	"github.com/parquet-go/parquet-go"
-	"github.com/parquet-go/parquet-go/format"
 )
 
 // Metrics are the Iceberg column metrics of a written file, keyed by leaf
@@ -55,6 +52,7 @@ type boundStats struct {
 	minB     []byte
 	maxB     []byte
 	signedBE bool // FIXED_LEN_BYTE_ARRAY decimals compare as signed big-endian
+	byteKind bool // bounds live in minB/maxB
 }
 
 func (s *boundStats) init(t iceberg.Type, repeated bool) {
@@ -65,74 +63,9 @@ func (s *boundStats) init(t iceberg.Type, repeated bool) {
 		s.floating = true
 	case iceberg.DecimalType:
 		s.signedBE = t.Precision > 18
-	}
-}
-
-func (s *boundStats) observe(v parquet.Value) {
-	if v.IsNull() {
-		return
-	}
-	switch v.Kind() {
-	case parquet.Float, parquet.Double:
-		f := v.Double()
-		if v.Kind() == parquet.Float {
-			f = float64(v.Float())
-		}
-		if math.IsNaN(f) {
-			s.nans++
-			return
-		}
-		if s.noBounds {
-			return
-		}
-		if !s.has {
-			s.minF, s.maxF, s.has = f, f, true
-			return
-		}
-		if f < s.minF || (f == 0 && s.minF == 0 && math.Signbit(f)) {
-			s.minF = f
-		}
-		if f > s.maxF || (f == 0 && s.maxF == 0 && !math.Signbit(f)) {
-			s.maxF = f
-		}
-	case parquet.Boolean, parquet.Int32, parquet.Int64:
-		if s.noBounds {
-			return
-		}
-		var x int64
-		switch v.Kind() {
-		case parquet.Boolean:
-			if v.Boolean() {
-				x = 1
-			}
-		case parquet.Int32:
-			x = int64(v.Int32())
-		default:
-			x = v.Int64()
-		}
-		if !s.has {
-			s.minI, s.maxI, s.has = x, x, true
-			return
-		}
-		s.minI = min(s.minI, x)
-		s.maxI = max(s.maxI, x)
-	case parquet.ByteArray, parquet.FixedLenByteArray:
-		if s.noBounds {
-			return
-		}
-		b := v.ByteArray()
-		if !s.has {
-			s.minB = append(s.minB[:0], b...)
-			s.maxB = append(s.maxB[:0], b...)
-			s.has = true
-			return
-		}
-		if s.less(b, s.minB) {
-			s.minB = append(s.minB[:0], b...)
-		}
-		if s.less(s.maxB, b) {
-			s.maxB = append(s.maxB[:0], b...)
-		}
+		s.byteKind = s.signedBE
+	case iceberg.StringType, iceberg.BinaryType, iceberg.FixedType, iceberg.UUIDType:
+		s.byteKind = true
 	}
 }
 
@@ -220,7 +153,7 @@ func decimalFromBE(b []byte) decimal128.Num {
 	return decimal128.New(int64(binary.BigEndian.Uint64(full[:8])), binary.BigEndian.Uint64(full[8:]))
 }
 
-func (w *Writer) collectMetrics(rowGroups []format.RowGroup) (Metrics, error) {
+func (w *Writer) collectMetrics() (Metrics, error) {
 	m := Metrics{
 		RecordCount:     w.rows,
 		FileSizeInBytes: w.out.n,
@@ -231,24 +164,18 @@ func (w *Writer) collectMetrics(rowGroups []format.RowGroup) (Metrics, error) {
 		LowerBounds:     map[int][]byte{},
 		UpperBounds:     map[int][]byte{},
 	}
-	for _, rg := range rowGroups {
-		if len(rg.Columns) != len(w.leaves) {
-			return Metrics{}, fmt.Errorf("parquetfile: internal error: row group has %d columns, want %d", len(rg.Columns), len(w.leaves))
-		}
+	for _, rg := range w.rowGroups {
 		first := rg.Columns[0].MetaData
 		start := first.DataPageOffset
 		if first.DictionaryPageOffset > 0 && first.DictionaryPageOffset < start {
 			start = first.DictionaryPageOffset
 		}
 		m.SplitOffsets = append(m.SplitOffsets, start)
-		for i, l := range w.leaves {
-			md := rg.Columns[i].MetaData
-			m.ColumnSizes[l.fieldID] += md.TotalCompressedSize
-			m.ValueCounts[l.fieldID] += md.NumValues
-			m.NullValueCounts[l.fieldID] += md.Statistics.NullCount
-		}
 	}
 	for _, l := range w.leaves {
+		m.ColumnSizes[l.fieldID] = l.colSize
+		m.ValueCounts[l.fieldID] = l.valueCount
+		m.NullValueCounts[l.fieldID] = l.nullCount
 		if l.stats.floating {
 			m.NaNValueCounts[l.fieldID] = l.stats.nans
 		}

@@ -5,7 +5,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/compress"
 	"github.com/parquet-go/parquet-go/compress/gzip"
 	"github.com/parquet-go/parquet-go/compress/snappy"
@@ -87,24 +86,4 @@ func codecByName(name string) (compress.Codec, error) {
 		return &uncompressed.Codec{}, nil
 	}
 	return nil, fmt.Errorf("%w: %q", ErrUnknownCodec, name)
-}
-
-func (o WriterOptions) parquetOptions(schema *parquet.Schema) ([]parquet.WriterOption, error) {
-	codec, err := codecByName(o.Compression)
-	if err != nil {
-		return nil, err
-	}
-	opts := []parquet.WriterOption{
-		schema,
-		parquet.Compression(codec),
-		parquet.PageBufferSize(o.PageSizeBytes),
-		// v1 data pages are what Java writes by default and what every
-		// reader handles.
-		parquet.DataPageVersion(1),
-		parquet.CreatedBy("icesql", "0", ""),
-	}
-	for k, v := range o.KeyValueMetadata {
-		opts = append(opts, parquet.KeyValueMetadata(k, v))
-	}
-	return opts, nil
 }

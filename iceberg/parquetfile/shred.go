@@ -3,12 +3,11 @@ package parquetfile
 import (
 	"encoding/binary"
 	"fmt"
-	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/icesql/icesql/iceberg"
-	"github.com/parquet-go/parquet-go"
 )
 
 // wnode mirrors one Iceberg field for shredding Arrow arrays into Parquet
@@ -31,7 +30,8 @@ const (
 	kindMap
 )
 
-// leafColumn buffers the values of one Parquet column and its metrics.
+// leafColumn is one Parquet column being written: its page buffer,
+// chunk encoder and file-level metrics.
 type leafColumn struct {
 	fieldID    int
 	typ        iceberg.Type
@@ -39,11 +39,13 @@ type leafColumn struct {
 	maxDef     byte
 	maxRep     byte
 	repeated   bool // under a list or map: no bounds (as Java)
-	values     []parquet.Value
-	scratch    []byte // big-endian decimal bytes referenced by values
-	decimalLen int    // FIXED_LEN_BYTE_ARRAY decimal width; 0 otherwise
-	decimalPhy int    // 32, 64 or 0 for the decimal physical type
+	decimalLen int  // FIXED_LEN_BYTE_ARRAY decimal width; 0 otherwise
+	decimalPhy int  // 32, 64 or 0 for the decimal physical type
 	stats      boundStats
+	cw         chunkWriter
+	valueCount int64
+	nullCount  int64
+	colSize    int64
 }
 
 // buildWriteTree creates the shredding tree for the schema; leaves are
@@ -140,11 +142,8 @@ func (n *wnode) emit(arr arrow.Array, i int, rep, def byte) error {
 	}
 	switch n.kind {
 	case kindLeaf:
-		v, err := n.leaf.value(arr, i)
-		if err != nil {
-			return err
-		}
-		n.leaf.push(v.Level(int(rep), int(def), n.leaf.index))
+		n.leaf.appendLevels(rep, def)
+		return n.leaf.appendValue(arr, i)
 	case kindStruct:
 		st := arr.(*array.Struct)
 		for k, c := range n.children {
@@ -189,91 +188,71 @@ func (n *wnode) emit(arr arrow.Array, i int, rep, def byte) error {
 
 func (n *wnode) emitNulls(rep, def byte) {
 	for _, l := range n.leaves {
-		l.values = append(l.values, parquet.NullValue().Level(int(rep), int(def), l.index))
+		l.appendLevels(rep, def)
 	}
 }
 
-func (l *leafColumn) push(v parquet.Value) {
-	l.values = append(l.values, v)
-	l.stats.observe(v)
+func (l *leafColumn) appendLevels(rep, def byte) {
+	p := &l.cw.page
+	if l.maxRep > 0 {
+		p.rep = append(p.rep, rep)
+	}
+	if l.maxDef > 0 {
+		p.def = append(p.def, def)
+	}
+	p.entries++
 }
 
-// appendFlat is the fast path for a top-level primitive column.
-func (l *leafColumn) appendFlat(arr arrow.Array, from, to int, optional bool) error {
-	if l.decimalLen > 0 {
-		l.scratch = make([]byte, 0, (to-from)*l.decimalLen)
-	}
-	def := 0
-	if optional {
-		def = 1
-	}
-	hasNulls := arr.NullN() > 0
-	for i := from; i < to; i++ {
-		if hasNulls && arr.IsNull(i) {
-			l.values = append(l.values, parquet.NullValue().Level(0, 0, l.index))
-			continue
-		}
-		v, err := l.value(arr, i)
-		if err != nil {
-			return err
-		}
-		v = v.Level(0, def, l.index)
-		l.values = append(l.values, v)
-		l.stats.observe(v)
+// appendValue appends the non-null element i of a primitive array (already
+// of the table's Arrow type) to the page.
+func (l *leafColumn) appendValue(arr arrow.Array, i int) error {
+	p := &l.cw.page
+	switch a := arr.(type) {
+	case *array.Boolean:
+		p.bools = append(p.bools, a.Value(i))
+	case *array.Int32:
+		p.i32 = append(p.i32, a.Value(i))
+	case *array.Int64:
+		p.i64 = append(p.i64, a.Value(i))
+	case *array.Float32:
+		p.f32 = append(p.f32, a.Value(i))
+	case *array.Float64:
+		p.f64 = append(p.f64, a.Value(i))
+	case *array.Date32:
+		p.i32 = append(p.i32, int32(a.Value(i)))
+	case *array.Time64:
+		p.i64 = append(p.i64, int64(a.Value(i)))
+	case *array.Timestamp:
+		p.i64 = append(p.i64, int64(a.Value(i)))
+	case *array.String:
+		p.bin = append(p.bin, a.Value(i)...)
+		p.off = append(p.off, uint32(len(p.bin)))
+	case *array.Binary:
+		p.bin = append(p.bin, a.Value(i)...)
+		p.off = append(p.off, uint32(len(p.bin)))
+	case *array.FixedSizeBinary:
+		p.bin = append(p.bin, a.Value(i)...)
+	case *array.Decimal128:
+		l.appendDecimal(a.Value(i))
+	default:
+		return fmt.Errorf("%w: arrow %v for column %d", iceberg.ErrTypeMismatch, arr.DataType(), l.fieldID)
 	}
 	return nil
 }
 
-// value converts element i of a primitive array (already of the table's
-// Arrow type) to a Parquet value without levels.
-func (l *leafColumn) value(arr arrow.Array, i int) (parquet.Value, error) {
-	switch a := arr.(type) {
-	case *array.Boolean:
-		return parquet.BooleanValue(a.Value(i)), nil
-	case *array.Int32:
-		return parquet.Int32Value(a.Value(i)), nil
-	case *array.Int64:
-		return parquet.Int64Value(a.Value(i)), nil
-	case *array.Float32:
-		return parquet.FloatValue(a.Value(i)), nil
-	case *array.Float64:
-		return parquet.DoubleValue(a.Value(i)), nil
-	case *array.Date32:
-		return parquet.Int32Value(int32(a.Value(i))), nil
-	case *array.Time64:
-		return parquet.Int64Value(int64(a.Value(i))), nil
-	case *array.Timestamp:
-		return parquet.Int64Value(int64(a.Value(i))), nil
-	case *array.String:
-		// The value only borrows the bytes: WriteRowValues copies them.
-		v := a.Value(i)
-		return parquet.ByteArrayValue(unsafe.Slice(unsafe.StringData(v), len(v))), nil
-	case *array.Binary:
-		return parquet.ByteArrayValue(a.Value(i)), nil
-	case *array.FixedSizeBinary:
-		return parquet.FixedLenByteArrayValue(a.Value(i)), nil
-	case *array.Decimal128:
-		num := a.Value(i)
-		if p := l.typ.(iceberg.DecimalType).Precision; !num.FitsInPrecision(int32(p)) {
-			return parquet.Value{}, fmt.Errorf("%w: decimal %s does not fit precision %d (column %d)", iceberg.ErrTypeMismatch, num.ToString(0), p, l.fieldID)
-		}
-		switch l.decimalPhy {
-		case 32:
-			return parquet.Int32Value(int32(num.LowBits())), nil
-		case 64:
-			return parquet.Int64Value(int64(num.LowBits())), nil
-		}
+// appendDecimal stores a decimal in its physical form (precision was
+// checked by checkDecimals before any value was buffered).
+func (l *leafColumn) appendDecimal(num decimal128.Num) {
+	p := &l.cw.page
+	switch l.decimalPhy {
+	case 32:
+		p.i32 = append(p.i32, int32(num.LowBits()))
+	case 64:
+		p.i64 = append(p.i64, int64(num.LowBits()))
+	default:
 		var be [16]byte
 		binary.BigEndian.PutUint64(be[:8], uint64(num.HighBits()))
 		binary.BigEndian.PutUint64(be[8:], num.LowBits())
-		start := len(l.scratch)
-		if cap(l.scratch)-start < l.decimalLen {
-			// A fresh arena: earlier values keep pointing at the old one.
-			l.scratch = make([]byte, 0, max(4096, 64*l.decimalLen))
-			start = 0
-		}
-		l.scratch = append(l.scratch, be[16-l.decimalLen:]...)
-		return parquet.FixedLenByteArrayValue(l.scratch[start:]), nil
+		p.bin = append(p.bin, be[16-l.decimalLen:]...)
 	}
-	return parquet.Value{}, fmt.Errorf("%w: arrow %v for column %d", iceberg.ErrTypeMismatch, arr.DataType(), l.fieldID)
 }

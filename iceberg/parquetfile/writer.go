@@ -10,58 +10,61 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/icesql/icesql/iceberg"
 	"github.com/icesql/icesql/iceberg/arrowschema"
-	"github.com/parquet-go/parquet-go"
+	"github.com/parquet-go/parquet-go/format"
 )
 
-// writeChunkRows is how many rows are shredded before being handed to the
-// Parquet column writers (bounds memory and lets pages cut at the page size).
+// writeChunkRows is how many rows are shredded between page-size checks
+// (pages cut at row boundaries, a little past the page size).
 const writeChunkRows = 4096
 
 // Writer writes Arrow record batches of one Iceberg schema to a Parquet file
-// and collects the file's Iceberg metrics.
+// and collects the file's Iceberg metrics. Pages are encoded by the package
+// itself from typed column buffers; parquet-go supplies the format structs,
+// thrift, level/dictionary encodings and codecs.
 type Writer struct {
 	out       *countingWriter
 	schema    *iceberg.Schema
 	arrow     *arrow.Schema
 	opts      WriterOptions
-	pw        *parquet.Writer
 	roots     []*wnode
 	leaves    []*leafColumn
+	layout    *fileLayout
+	rowGroups []format.RowGroup
 	rows      int64
 	rgRows    int64
+	started   bool
 	closed    bool
 	metrics   Metrics
-	rgStarted int64
 }
 
 // NewWriter starts a Parquet file for schema on w. Nothing is written to w
 // until the first row group or Close.
 func NewWriter(w io.Writer, schema *iceberg.Schema, opts WriterOptions) (*Writer, error) {
 	opts = opts.withDefaults()
-	ps, err := parquetSchema(schema)
-	if err != nil {
-		return nil, err
-	}
 	as, err := arrowschema.ToArrow(schema)
 	if err != nil {
 		return nil, err
 	}
-	popts, err := opts.parquetOptions(ps)
+	codec, err := codecByName(opts.Compression)
 	if err != nil {
 		return nil, err
 	}
-	cfg, err := parquet.NewWriterConfig(popts...)
+	layout, err := layoutFor(schema)
 	if err != nil {
-		return nil, fmt.Errorf("parquetfile: %w", err)
+		return nil, err
 	}
-	out := &countingWriter{w: w}
 	roots, leaves := buildWriteTree(schema)
-	// The plain Writer: GenericWriter builds reflection paths we never use.
-	pw := parquet.NewWriter(out, cfg)
-	if got := len(pw.ColumnWriters()); got != len(leaves) {
-		return nil, fmt.Errorf("parquetfile: internal error: %d parquet columns for %d leaves", got, len(leaves))
+	if len(layout.leaves) != len(leaves) {
+		return nil, fmt.Errorf("parquetfile: internal error: %d parquet columns for %d leaves", len(layout.leaves), len(leaves))
 	}
-	return &Writer{out: out, schema: schema, arrow: as, opts: opts, pw: pw, roots: roots, leaves: leaves}, nil
+	for i, l := range leaves {
+		ll := layout.leaves[i]
+		if ll.maxDef != l.maxDef || ll.maxRep != l.maxRep {
+			return nil, fmt.Errorf("parquetfile: internal error: levels of column %d differ", l.fieldID)
+		}
+		l.cw.init(l, ll.kind, ll.width, codec)
+	}
+	return &Writer{out: &countingWriter{w: w}, schema: schema, arrow: as, opts: opts, roots: roots, leaves: leaves, layout: layout}, nil
 }
 
 // ArrowSchema is the Arrow schema records are converted to before writing.
@@ -80,27 +83,31 @@ func (w *Writer) Write(rec arrow.RecordBatch) error {
 		return err
 	}
 	defer cast.Release()
+	for i, f := range w.schema.Fields() {
+		if err := checkDecimals(cast.Column(i), f.ID, f.Type); err != nil {
+			return err
+		}
+	}
 	n := int(cast.NumRows())
-	cols := w.pw.ColumnWriters()
 	for from := 0; from < n; from += writeChunkRows {
 		to := min(from+writeChunkRows, n)
 		for i, root := range w.roots {
 			if err := root.emitRows(cast.Column(i), from, to); err != nil {
-				w.clearBuffers()
 				return err
 			}
 		}
-		for _, l := range w.leaves {
-			if _, err := cols[l.index].WriteRowValues(l.values); err != nil {
-				w.clearBuffers()
-				return fmt.Errorf("parquetfile: writing column %d: %w", l.fieldID, err)
-			}
-			clear(l.values)
-			l.values = l.values[:0]
-		}
 		w.rows += int64(to - from)
 		w.rgRows += int64(to - from)
-		if w.pw.Size()-w.rgStarted >= w.opts.RowGroupSizeBytes {
+		var buffered int64
+		for _, l := range w.leaves {
+			if l.cw.page.rawSize() >= w.opts.PageSizeBytes {
+				if err := l.cw.flushPage(); err != nil {
+					return err
+				}
+			}
+			buffered += l.cw.bufferedSize()
+		}
+		if buffered >= w.opts.RowGroupSizeBytes {
 			if err := w.flushRowGroup(); err != nil {
 				return err
 			}
@@ -109,36 +116,82 @@ func (w *Writer) Write(rec arrow.RecordBatch) error {
 	return nil
 }
 
-func (w *Writer) clearBuffers() {
-	for _, l := range w.leaves {
-		clear(l.values)
-		l.values = l.values[:0]
-	}
-}
-
+// flushRowGroup writes the buffered column chunks as one row group.
 func (w *Writer) flushRowGroup() error {
 	if w.rgRows == 0 {
 		return nil
 	}
-	for _, c := range w.pw.ColumnWriters() {
-		if err := c.Flush(); err != nil {
-			return fmt.Errorf("parquetfile: %w", err)
+	if err := w.writeMagic(); err != nil {
+		return err
+	}
+	rg := format.RowGroup{NumRows: w.rgRows, FileOffset: w.out.n, Ordinal: int16(len(w.rowGroups))}
+	if len(w.rowGroups) >= 1<<15 {
+		return fmt.Errorf("parquetfile: too many row groups")
+	}
+	for i, l := range w.leaves {
+		c := &l.cw
+		if err := c.flushPage(); err != nil {
+			return err
 		}
+		start := w.out.n
+		md := format.ColumnMetaData{
+			Type: c.kind, PathInSchema: w.layout.leaves[i].path, Codec: c.codec.CompressionCodec(),
+			NumValues: c.numValues, Statistics: c.statistics(), Encoding: c.encodings(),
+		}
+		raw := c.rawBytes
+		if c.dictUsed {
+			page, rawDict, err := c.dictionaryPage()
+			if err != nil {
+				return err
+			}
+			md.DictionaryPageOffset = start
+			if _, err := w.out.Write(page); err != nil {
+				return err
+			}
+			raw += rawDict
+		}
+		md.DataPageOffset = w.out.n
+		if _, err := w.out.Write(c.pages); err != nil {
+			return err
+		}
+		md.TotalCompressedSize = w.out.n - start
+		md.TotalUncompressedSize = raw
+		rg.Columns = append(rg.Columns, format.ColumnChunk{FileOffset: start, MetaData: md})
+		rg.TotalByteSize += raw
+		rg.TotalCompressedSize += md.TotalCompressedSize
+		l.valueCount += c.numValues
+		l.nullCount += c.nulls
+		l.colSize += md.TotalCompressedSize
+		l.stats.merge(&c.stats)
+		c.resetChunk()
 	}
-	if err := w.pw.Flush(); err != nil {
-		return fmt.Errorf("parquetfile: %w", err)
-	}
+	w.rowGroups = append(w.rowGroups, rg)
 	w.rgRows = 0
-	w.rgStarted = w.pw.Size()
 	return nil
+}
+
+func (w *Writer) writeMagic() error {
+	if w.started {
+		return nil
+	}
+	w.started = true
+	_, err := w.out.Write([]byte("PAR1"))
+	return err
 }
 
 // Rows is the number of rows written so far.
 func (w *Writer) Rows() int64 { return w.rows }
 
 // EstimatedSize is the bytes written so far plus the buffered row group
-// (uncompressed estimate); used to roll files at a target size.
-func (w *Writer) EstimatedSize() int64 { return w.pw.Size() }
+// (compressed pages, and the open pages uncompressed); used to roll files
+// at a target size.
+func (w *Writer) EstimatedSize() int64 {
+	n := w.out.n
+	for _, l := range w.leaves {
+		n += l.cw.bufferedSize()
+	}
+	return n
+}
 
 // Close finishes the file (footer included) and returns its metrics. It
 // does not close the underlying io.Writer.
@@ -147,10 +200,16 @@ func (w *Writer) Close() (Metrics, error) {
 		return w.metrics, nil
 	}
 	w.closed = true
-	if err := w.pw.Close(); err != nil {
-		return Metrics{}, fmt.Errorf("parquetfile: %w", err)
+	if err := w.flushRowGroup(); err != nil {
+		return Metrics{}, err
 	}
-	m, err := w.collectMetrics(w.pw.File().Metadata().RowGroups)
+	if err := w.writeMagic(); err != nil {
+		return Metrics{}, err
+	}
+	if err := w.writeFooter(); err != nil {
+		return Metrics{}, err
+	}
+	m, err := w.collectMetrics()
 	if err != nil {
 		return Metrics{}, err
 	}
