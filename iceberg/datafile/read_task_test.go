@@ -3,8 +3,10 @@ package datafile
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -417,5 +419,50 @@ func TestReadTaskErrors(t *testing.T) {
 				t.Errorf("error %v, want %v", err, tc.want)
 			}
 		})
+	}
+}
+
+// TestPositionDeletesManyFiles reads one large delete file covering many
+// data files: long paths overflow the dictionary, so the path column has
+// dictionary and plain pages.
+func TestPositionDeletesManyFiles(t *testing.T) {
+	tt := newTestTable(t, testSchema(), nil, nil)
+	ctx := context.Background()
+	w := NewPositionDeleteWriter(ctx, tt.fio, tt.meta, PositionDeleteOptions{PerPartition: true})
+	long := strings.Repeat("x", 400)
+	pathOf := func(i int) string { return fmt.Sprintf("%s/data/%s-%05d.parquet", tt.loc, long, i) }
+	posOf := func(i int) []int64 {
+		out := make([]int64, 40)
+		for k := range out {
+			out[k] = int64(i + k*k)
+		}
+		return out
+	}
+	const files = 3000
+	for i := files - 1; i >= 0; i-- {
+		if err := w.Delete(ctx, iceberg.DataFile{FilePath: pathOf(i), Partition: []any{}}, posOf(i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	dfs, err := w.Close(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(dfs) != 1 || dfs[0].RecordCount != files*40 || dfs[0].ReferencedDataFile != nil {
+		t.Fatalf("delete files %+v", dfs)
+	}
+	for _, i := range []int{0, 1, 1499, 2998, 2999} {
+		got, err := loadPositionDeletes(ctx, tt.fio, pathOf(i), dfs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(got, posOf(i)) {
+			t.Errorf("file %d: positions %v", i, got)
+		}
+	}
+	for _, p := range []string{tt.loc + "/data/a.parquet", tt.loc + "/data/z.parquet", pathOf(5) + "x"} {
+		if got, err := loadPositionDeletes(ctx, tt.fio, p, dfs); err != nil || len(got) != 0 {
+			t.Errorf("%s: %v %v", p, got, err)
+		}
 	}
 }
