@@ -29,6 +29,9 @@ func (r *Runner) run(ctx context.Context, kind Kind, tt *targetTable, q *rowQuer
 	if err != nil {
 		return 0, err
 	}
+	if r.Isolation != "" {
+		iso = r.Isolation
+	}
 	w := datafile.NewWriter(ctx, t.IO(), meta, datafile.WriterOptions{})
 	abort := func(err error) (int64, error) {
 		w.Abort(context.WithoutCancel(ctx))

@@ -27,6 +27,9 @@ type Runner struct {
 	Catalog planner.Catalog
 	// Txn, when set, receives the change with Stage instead of a commit.
 	Txn *table.Txn
+	// Isolation, when set, overrides the table's isolation level property
+	// (a transaction's level).
+	Isolation string
 }
 
 // Kind is the statement kind, which picks the table properties for write
