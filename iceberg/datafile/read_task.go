@@ -93,6 +93,7 @@ func ReadTask(ctx context.Context, fio fileio.FileIO, meta *iceberg.TableMetadat
 	if task.Residual != nil {
 		if _, always := task.Residual.(expr.AlwaysTrue); !always {
 			it.residual = expr.NewEvaluator(task.Residual)
+			it.residualExpr = task.Residual
 			it.residualIDs = predicateIDs(task.Residual)
 		}
 	}

@@ -25,6 +25,8 @@ type taskIterator struct {
 	cursor   int     // into deleted; file positions only grow
 	eqSets   []*eqDeleteSet
 	residual *expr.Evaluator
+	// residualExpr is evaluated column-wise when every predicate allows.
+	residualExpr expr.BoundExpr
 
 	residualIDs []int
 	keyIDs      []int // equality and residual field ids
@@ -189,6 +191,15 @@ func (it *taskIterator) filterRows(rec arrow.RecordBatch, keep []bool) error {
 			return err
 		}
 	}
+	rowResidual := it.residual
+	if it.residual != nil {
+		if mask, ok := evalVector(it.residualExpr, it.cols, len(keep)); ok {
+			for i, m := range mask {
+				keep[i] = keep[i] && m
+			}
+			rowResidual = nil
+		}
+	}
 	var rowErr error
 	row := 0
 	access := func(id int) any {
@@ -217,9 +228,9 @@ func (it *taskIterator) filterRows(rec arrow.RecordBatch, keep []bool) error {
 				break
 			}
 		}
-		if keep[i] && it.residual != nil {
+		if keep[i] && rowResidual != nil {
 			row = i
-			keep[i] = it.residual.Eval(access)
+			keep[i] = rowResidual.Eval(access)
 			if rowErr != nil {
 				return rowErr
 			}

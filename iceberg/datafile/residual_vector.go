@@ -1,0 +1,264 @@
+package datafile
+
+import (
+	"math"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/icesql/icesql/iceberg"
+	"github.com/icesql/icesql/iceberg/expr"
+)
+
+// evalVector evaluates a bound expression over n rows column by column,
+// with the row evaluator's semantics (comparisons with null are false,
+// NaN compares unequal to everything). ok is false when a predicate has no
+// vectorised form; the caller then evaluates row by row.
+func evalVector(e expr.BoundExpr, cols map[int]colRef, n int) (mask []bool, ok bool) {
+	switch x := e.(type) {
+	case expr.AlwaysTrue:
+		return fill(n, true), true
+	case expr.AlwaysFalse:
+		return fill(n, false), true
+	case *expr.BoundAnd:
+		l, ok1 := evalVector(x.Left, cols, n)
+		r, ok2 := evalVector(x.Right, cols, n)
+		if !ok1 || !ok2 {
+			return nil, false
+		}
+		for i := range l {
+			l[i] = l[i] && r[i]
+		}
+		return l, true
+	case *expr.BoundOr:
+		l, ok1 := evalVector(x.Left, cols, n)
+		r, ok2 := evalVector(x.Right, cols, n)
+		if !ok1 || !ok2 {
+			return nil, false
+		}
+		for i := range l {
+			l[i] = l[i] || r[i]
+		}
+		return l, true
+	case *expr.BoundPredicate:
+		c, found := cols[x.FieldID]
+		if !found {
+			return nil, false
+		}
+		return predicateVector(x, c, n)
+	}
+	return nil, false
+}
+
+func fill(n int, v bool) []bool {
+	out := make([]bool, n)
+	if v {
+		for i := range out {
+			out[i] = true
+		}
+	}
+	return out
+}
+
+// validity is true where the value and every parent struct are non-null.
+func validity(c colRef, n int) []bool {
+	v := make([]bool, n)
+	for i := range v {
+		v[i] = c.leaf.IsValid(i)
+	}
+	for _, p := range c.parents {
+		if p.NullN() == 0 {
+			continue
+		}
+		for i := range v {
+			v[i] = v[i] && p.IsValid(i)
+		}
+	}
+	return v
+}
+
+func predicateVector(p *expr.BoundPredicate, c colRef, n int) ([]bool, bool) {
+	valid := validity(c, n)
+	switch p.Op {
+	case expr.OpIsNull:
+		for i := range valid {
+			valid[i] = !valid[i]
+		}
+		return valid, true
+	case expr.OpNotNull:
+		return valid, true
+	}
+	switch a := c.leaf.(type) {
+	case *array.Int32:
+		return intPredicate(p, valid, func(i int) int64 { return int64(a.Value(i)) })
+	case *array.Int64:
+		return intPredicate(p, valid, a.Value)
+	case *array.Date32:
+		return intPredicate(p, valid, func(i int) int64 { return int64(a.Value(i)) })
+	case *array.Timestamp:
+		if a.DataType().(*arrow.TimestampType).Unit != arrow.Microsecond {
+			return nil, false
+		}
+		return intPredicate(p, valid, func(i int) int64 { return int64(a.Value(i)) })
+	case *array.Float64:
+		return floatPredicate(p, valid, a.Value)
+	case *array.Float32:
+		return floatPredicate(p, valid, func(i int) float64 { return float64(a.Value(i)) })
+	case *array.String:
+		return stringPredicate(p, valid, a.Value)
+	}
+	return nil, false
+}
+
+func literalInt(v any) (int64, bool) {
+	switch x := v.(type) {
+	case int32:
+		return int64(x), true
+	case int64:
+		return x, true
+	case iceberg.Date:
+		return int64(x), true
+	case iceberg.Timestamp:
+		return int64(x), true
+	}
+	return 0, false
+}
+
+// compareMask sets out[i] (already the validity) to cmp(i) where valid.
+func compareMask(out []bool, cmp func(i int) bool) []bool {
+	for i, v := range out {
+		if v {
+			out[i] = cmp(i)
+		}
+	}
+	return out
+}
+
+func intPredicate(p *expr.BoundPredicate, valid []bool, val func(int) int64) ([]bool, bool) {
+	switch p.Op {
+	case expr.OpIn, expr.OpNotIn:
+		set := map[int64]bool{}
+		for _, l := range p.Literals {
+			x, ok := literalInt(l)
+			if !ok {
+				return nil, false
+			}
+			set[x] = true
+		}
+		in := p.Op == expr.OpIn
+		return compareMask(valid, func(i int) bool { return set[val(i)] == in }), true
+	case expr.OpIsNaN:
+		return fill(len(valid), false), true
+	case expr.OpNotNaN:
+		return valid, true
+	}
+	lit, ok := literalInt(p.Literal())
+	if !ok {
+		return nil, false
+	}
+	cmp, ok := comparison(p.Op)
+	if !ok {
+		return nil, false
+	}
+	return compareMask(valid, func(i int) bool {
+		v := val(i)
+		switch {
+		case v < lit:
+			return cmp(-1)
+		case v > lit:
+			return cmp(1)
+		}
+		return cmp(0)
+	}), true
+}
+
+func floatPredicate(p *expr.BoundPredicate, valid []bool, val func(int) float64) ([]bool, bool) {
+	switch p.Op {
+	case expr.OpIsNaN, expr.OpNotNaN:
+		want := p.Op == expr.OpIsNaN
+		return compareMask(valid, func(i int) bool { return math.IsNaN(val(i)) == want }), true
+	case expr.OpIn, expr.OpNotIn, expr.OpStartsWith, expr.OpNotStartsWith:
+		return nil, false
+	}
+	var lit float64
+	switch x := p.Literal().(type) {
+	case float32:
+		lit = float64(x)
+	case float64:
+		lit = x
+	default:
+		return nil, false
+	}
+	cmp, ok := comparison(p.Op)
+	if !ok {
+		return nil, false
+	}
+	return compareMask(valid, func(i int) bool {
+		v := val(i)
+		switch {
+		case math.IsNaN(v) || math.IsNaN(lit):
+			return p.Op == expr.OpNotEq
+		case v < lit:
+			return cmp(-1)
+		case v > lit:
+			return cmp(1)
+		}
+		return cmp(0)
+	}), true
+}
+
+func stringPredicate(p *expr.BoundPredicate, valid []bool, val func(int) string) ([]bool, bool) {
+	switch p.Op {
+	case expr.OpIn, expr.OpNotIn:
+		set := map[string]bool{}
+		for _, l := range p.Literals {
+			s, ok := l.(string)
+			if !ok {
+				return nil, false
+			}
+			set[s] = true
+		}
+		in := p.Op == expr.OpIn
+		return compareMask(valid, func(i int) bool { return set[val(i)] == in }), true
+	case expr.OpStartsWith, expr.OpNotStartsWith:
+		prefix, ok := p.Literal().(string)
+		if !ok {
+			return nil, false
+		}
+		want := p.Op == expr.OpStartsWith
+		return compareMask(valid, func(i int) bool { return strings.HasPrefix(val(i), prefix) == want }), true
+	case expr.OpIsNaN:
+		return fill(len(valid), false), true
+	case expr.OpNotNaN:
+		return valid, true
+	}
+	lit, ok := p.Literal().(string)
+	if !ok {
+		return nil, false
+	}
+	cmp, ok := comparison(p.Op)
+	if !ok {
+		return nil, false
+	}
+	return compareMask(valid, func(i int) bool { return cmp(strings.Compare(val(i), lit)) }), true
+}
+
+// comparison turns a comparison operator into a test of a three-way
+// comparison result.
+func comparison(op expr.Op) (func(c int) bool, bool) {
+	switch op {
+	case expr.OpLt:
+		return func(c int) bool { return c < 0 }, true
+	case expr.OpLtEq:
+		return func(c int) bool { return c <= 0 }, true
+	case expr.OpGt:
+		return func(c int) bool { return c > 0 }, true
+	case expr.OpGtEq:
+		return func(c int) bool { return c >= 0 }, true
+	case expr.OpEq:
+		return func(c int) bool { return c == 0 }, true
+	case expr.OpNotEq:
+		return func(c int) bool { return c != 0 }, true
+	}
+	return nil, false
+}

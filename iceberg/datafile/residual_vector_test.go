@@ -1,0 +1,121 @@
+package datafile
+
+import (
+	"math"
+	"math/rand"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/icesql/icesql/iceberg"
+	"github.com/icesql/icesql/iceberg/arrowschema"
+	"github.com/icesql/icesql/iceberg/expr"
+)
+
+// TestEvalVectorMatchesRowEvaluator compares the column-wise residual
+// evaluation with expr's row evaluator on random data with nulls, NaN and
+// -0.
+func TestEvalVectorMatchesRowEvaluator(t *testing.T) {
+	schema := iceberg.MustSchema(0,
+		iceberg.NestedField{ID: 1, Name: "l", Type: iceberg.LongType{}},
+		iceberg.NestedField{ID: 2, Name: "s", Type: iceberg.StringType{}},
+		iceberg.NestedField{ID: 3, Name: "f", Type: iceberg.DoubleType{}},
+		iceberg.NestedField{ID: 4, Name: "d", Type: iceberg.DateType{}},
+		iceberg.NestedField{ID: 5, Name: "st", Type: &iceberg.StructType{FieldList: []iceberg.NestedField{
+			{ID: 6, Name: "i", Type: iceberg.IntType{}},
+		}}},
+	)
+	as, _ := arrowschema.ToArrow(schema)
+	r := rand.New(rand.NewSource(7))
+	b := array.NewRecordBuilder(memory.DefaultAllocator, as)
+	defer b.Release()
+	floats := []float64{math.NaN(), 0, math.Copysign(0, -1), 1.5, -2, math.Inf(1)}
+	strs := []string{"", "a", "ab", "b", "ba", "é"}
+	const n = 500
+	for i := 0; i < n; i++ {
+		null := func() bool { return r.Intn(5) == 0 }
+		if null() {
+			b.Field(0).AppendNull()
+		} else {
+			b.Field(0).(*array.Int64Builder).Append(int64(r.Intn(7) - 3))
+		}
+		if null() {
+			b.Field(1).AppendNull()
+		} else {
+			b.Field(1).(*array.StringBuilder).Append(strs[r.Intn(len(strs))])
+		}
+		if null() {
+			b.Field(2).AppendNull()
+		} else {
+			b.Field(2).(*array.Float64Builder).Append(floats[r.Intn(len(floats))])
+		}
+		if null() {
+			b.Field(3).AppendNull()
+		} else {
+			b.Field(3).(*array.Date32Builder).Append(arrow.Date32(r.Intn(5)))
+		}
+		sb := b.Field(4).(*array.StructBuilder)
+		if null() {
+			sb.AppendNull()
+			sb.FieldBuilder(0).AppendNull()
+		} else {
+			sb.Append(true)
+			if null() {
+				sb.FieldBuilder(0).AppendNull()
+			} else {
+				sb.FieldBuilder(0).(*array.Int32Builder).Append(int32(r.Intn(5)))
+			}
+		}
+	}
+	rec := b.NewRecordBatch()
+	defer rec.Release()
+	cols := map[int]colRef{}
+	if err := resolveColumns(rec, schema, []int{1, 2, 3, 4, 6}, cols); err != nil {
+		t.Fatal(err)
+	}
+	exprs := map[string]expr.Expr{
+		"long lt":        expr.Lt("l", int64(0)),
+		"long not eq":    expr.NotEq("l", int64(1)),
+		"long in":        expr.In("l", int64(-3), int64(2)),
+		"long not in":    expr.NotIn("l", int64(-3), int64(2)),
+		"string gteq":    expr.GtEq("s", "ab"),
+		"string starts":  expr.StartsWith("s", "a"),
+		"string not in":  expr.NotIn("s", "a", "é"),
+		"double gt":      expr.Gt("f", 0.0),
+		"double eq zero": expr.Eq("f", 0.0),
+		"double not eq":  expr.NotEq("f", 1.5),
+		"double is nan":  expr.IsNaN("f"),
+		"double not nan": expr.NotNaN("f"),
+		"date lteq":      expr.LtEq("d", iceberg.Date(2)),
+		"nested eq":      expr.Eq("st.i", int32(3)),
+		"nested is null": expr.IsNull("st.i"),
+		"and or":         expr.Or(expr.And(expr.Gt("l", int64(0)), expr.NotNull("s")), expr.Lt("st.i", int32(2))),
+		"not":            expr.Not(expr.Eq("s", "b")),
+	}
+	for name, e := range exprs {
+		t.Run(name, func(t *testing.T) {
+			bound, err := expr.Bind(schema, e, true)
+			if err != nil {
+				t.Fatal(err)
+			}
+			mask, ok := evalVector(bound, cols, n)
+			if !ok {
+				t.Fatalf("%v has no vectorised form", bound)
+			}
+			ev := expr.NewEvaluator(bound)
+			for i := 0; i < n; i++ {
+				want := ev.Eval(func(id int) any {
+					v, err := cols[id].value(i)
+					if err != nil {
+						t.Fatal(err)
+					}
+					return v
+				})
+				if mask[i] != want {
+					t.Fatalf("%v, row %d: vector %v, row evaluator %v", bound, i, mask[i], want)
+				}
+			}
+		})
+	}
+}
