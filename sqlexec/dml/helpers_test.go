@@ -18,13 +18,13 @@ import (
 // lake is a warehouse opened through database/sql, plus an engine on the
 // same warehouse for reading table state directly.
 type lake struct {
-	t   *testing.T
+	t   testing.TB
 	dir string
 	db  *sql.DB
 	eng *sqlexec.Engine
 }
 
-func newLake(t *testing.T) *lake {
+func newLake(t testing.TB) *lake {
 	t.Helper()
 	dir := t.TempDir()
 	db, err := sql.Open("iceberg", dir)
@@ -120,7 +120,7 @@ func (l *lake) summary(name string) map[string]string {
 	return m
 }
 
-func equalRows(t *testing.T, what string, got, want []string) {
+func equalRows(t testing.TB, what string, got, want []string) {
 	t.Helper()
 	if !slices.Equal(got, want) {
 		t.Fatalf("%s:\ngot  %q\nwant %q", what, got, want)
