@@ -18,7 +18,7 @@ import (
 // (reached through (*sql.Conn).Raw): all batches of rr appended to the
 // named table in one commit, nothing committed on error.
 type Appender interface {
-	AppendRecords(ctx context.Context, table string, rr array.RecordReader) (int64, error)
+	AppendArrow(ctx context.Context, table string, r array.RecordReader) (int64, error)
 }
 
 // Conn is the part of *sql.Conn the loader uses.
@@ -52,7 +52,7 @@ func Write(ctx context.Context, conn Conn, table string, cols []Column, r *Reade
 		var n int64
 		err := conn.Raw(func(dc any) error {
 			var err error
-			n, err = dc.(Appender).AppendRecords(ctx, table, r)
+			n, err = dc.(Appender).AppendArrow(ctx, table, r)
 			return err
 		})
 		if err == nil {

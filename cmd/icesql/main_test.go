@@ -1,0 +1,103 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// binary is the shell built once for the tests that run it as a process.
+var binary string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "icesql-test")
+	if err != nil {
+		panic(err)
+	}
+	binary = filepath.Join(dir, "icesql")
+	if out, err := exec.Command("go", "build", "-o", binary, ".").CombinedOutput(); err != nil {
+		os.Stderr.Write(out)
+		os.RemoveAll(dir)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// runShell runs the binary without a terminal and returns its output and
+// exit status.
+func runShell(t *testing.T, stdin string, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	cmd := exec.Command(binary, args...)
+	cmd.Stdin = strings.NewReader(stdin)
+	var o, e bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &o, &e
+	cmd.Env = append(os.Environ(), "ICESQL_HISTORY="+filepath.Join(t.TempDir(), "hist"))
+	err := cmd.Run()
+	code = 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return o.String(), e.String(), code
+}
+
+func TestBatchModes(t *testing.T) {
+	wh := filepath.Join(t.TempDir(), "wh")
+	script := filepath.Join(t.TempDir(), "s.sql")
+	os.WriteFile(script, []byte("-- setup\nCREATE TABLE f (x INT);\nINSERT INTO f VALUES (1), (2);\n\nSELECT\n  nope FROM f;\nSELECT 99;\n"), 0o644)
+	csvFile := filepath.Join(t.TempDir(), "in.csv")
+	os.WriteFile(csvFile, []byte("id,name\n1,a\n2,\n"), 0o644)
+	badCSV := filepath.Join(t.TempDir(), "bad.csv")
+	os.WriteFile(badCSV, []byte("id,name\n1,a\nz,b\n"), 0o644)
+
+	tests := []struct {
+		name       string
+		stdin      string
+		args       []string
+		code       int
+		wantOut    string
+		wantErr    string
+		notWantOut string
+	}{
+		{"c creates", "", []string{"-c", "CREATE TABLE t (id BIGINT, name STRING); INSERT INTO t VALUES (1, 'a'), (2, NULL)", wh}, 0, "", "", ""},
+		{"c aligned", "", []string{"-c", "SELECT * FROM t ORDER BY id", wh}, 0, " id | name\n----+------\n  1 | a\n  2 | NULL\n(2 rows)\n", "", ""},
+		{"c csv", "", []string{"-format", "csv", "-c", "SELECT * FROM t ORDER BY id;", wh}, 0, "id,name\n1,a\n2,\n", "", ""},
+		{"c json meta", "", []string{"-c", "\\format json\nSELECT id FROM t ORDER BY id", wh}, 0, "{\"id\":1}\n{\"id\":2}\n", "", ""},
+		{"c error position", "", []string{"-c", "SELECT 1;\n  SELECT nope FROM t;", wh}, 1, "", "-c:2:3: ERROR:", ""},
+		{"c unterminated string", "", []string{"-c", "SELECT 'abc", wh}, 1, "", "-c:1:1: ERROR:", ""},
+		{"stdin", "SELECT count(*) AS n FROM t;\n", []string{wh}, 0, " n\n---\n 2\n(1 row)\n", "", ""},
+		{"stdin error stops", "SELECT 1 AS a;\nSELECT bad FROM t;\nSELECT 2 AS b;\n", []string{wh}, 1, " a\n", "stdin:2:1: ERROR:", " b\n"},
+		{"f stops at error", "", []string{"-f", script, wh}, 1, "", "s.sql:5:1: ERROR:", "99"},
+		{"f missing", "", []string{"-f", filepath.Join(t.TempDir(), "none.sql"), wh}, 1, "", "no such file", ""},
+		{"copy csv", "", []string{"-c", "CREATE TABLE l (id BIGINT, name STRING); \\copy l FROM '" + csvFile + "'\nSELECT count(*) AS n FROM l", wh}, 0, " n\n---\n 2\n", "", ""},
+		{"copy bad value", "", []string{"-c", "\\copy l FROM '" + badCSV + "'", wh}, 1, "", "line 3, column 1 (id)", ""},
+		{"copy bad value commits nothing", "", []string{"-c", "SELECT count(*) AS n FROM l", wh}, 0, " n\n---\n 2\n", "", ""},
+		{"unknown meta", "", []string{"-c", "\\nope", wh}, 1, "", "unknown meta-command", ""},
+		{"bad format flag", "", []string{"-format", "xml", wh}, 2, "", "unknown output format", ""},
+		{"help", "", []string{"-help"}, 0, "", "Usage: icesql", ""},
+		{"read-only", "", []string{"-c", "INSERT INTO t VALUES (3, 'c')", wh + "?mode=ro"}, 1, "", "read-only", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out, errOut, code := runShell(t, tt.stdin, tt.args...)
+			if code != tt.code {
+				t.Fatalf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, tt.code, out, errOut)
+			}
+			if !strings.Contains(out, tt.wantOut) {
+				t.Errorf("stdout %q does not contain %q", out, tt.wantOut)
+			}
+			if !strings.Contains(errOut, tt.wantErr) {
+				t.Errorf("stderr %q does not contain %q", errOut, tt.wantErr)
+			}
+			if tt.notWantOut != "" && strings.Contains(out, tt.notWantOut) {
+				t.Errorf("stdout %q contains %q", out, tt.notWantOut)
+			}
+		})
+	}
+}
