@@ -91,3 +91,75 @@ func TestManifestMergeAfterMinCount(t *testing.T) {
 		t.Fatalf("%d live files, want 6", got)
 	}
 }
+
+// A merge leaves no unreferenced manifest behind: every manifest on disk
+// is listed by some snapshot.
+func TestMergeLeavesNoOrphanManifests(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t)
+	tbl := f.createEvents(t, map[string]string{"commit.manifest.min-count-to-merge": "2"})
+	var err error
+	for i := 0; i < 6; i++ {
+		if tbl, err = tbl.NewAppend().AddDataFile(f.dayFile(t, tbl, i, 10)).Commit(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	referenced := map[string]bool{}
+	for _, s := range tbl.Metadata().Snapshots() {
+		mfs, err := ManifestsOf(ctx, tbl.IO(), s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, mf := range mfs {
+			referenced[basename(mf.Path)] = true
+		}
+	}
+	metaDir := localDir(t, tbl.MetadataDir())
+	want := len(referenced) + 1 + 2*6 // manifests + create json + (list + json) per commit
+	if got := countFiles(t, metaDir); got != want {
+		t.Fatalf("%d files under metadata/, want %d (%d referenced manifests)", got, want, len(referenced))
+	}
+}
+
+// A compaction can keep the starting snapshot's data sequence number.
+func TestKeepDataSequenceNumber(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t)
+	tbl := f.createEvents(t, nil)
+	old := f.dayFile(t, tbl, 0, 10)
+	tbl, err := tbl.NewAppend().AddDataFile(old).Commit(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tbl, err = tbl.NewAppend().AddDataFile(f.dayFile(t, tbl, 1, 10)).Commit(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	compacted := f.dayFile(t, tbl, 0, 10)
+	tbl, err = tbl.NewRewrite().RemoveFile(old).AddDataFile(compacted).KeepDataSequenceNumber(1).Commit(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mfs, err := ManifestsOf(ctx, tbl.IO(), tbl.Metadata().CurrentSnapshot())
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, mf := range mfs {
+		es, err := EntriesOf(ctx, tbl.IO(), tbl.Metadata(), mf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range es {
+			if e.DataFile.FilePath == compacted.FilePath {
+				found = true
+				if *e.SequenceNumber != 1 || *e.FileSequenceNumber != 3 {
+					t.Fatalf("data seq %d, file seq %d; want 1 and 3", *e.SequenceNumber, *e.FileSequenceNumber)
+				}
+			}
+		}
+	}
+	if !found {
+		t.Fatal("compacted file not found")
+	}
+}

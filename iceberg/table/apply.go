@@ -17,6 +17,9 @@ type attempt struct {
 	updates  []iceberg.Update
 	location string // the written metadata.json
 	snapshot *iceberg.Snapshot
+	// manifests is the snapshot's manifest list, to find new manifests
+	// that a merge replaced.
+	manifests []iceberg.ManifestFile
 	written  []string // manifest list, rewritten/merged manifests, metadata.json
 	summary  *summaryBuilder
 }
@@ -92,6 +95,7 @@ func (u *SnapshotUpdate) apply(ctx context.Context, base *Table, n int) (*attemp
 	if err := u.writeManifestList(ctx, meta, snap, manifests, at); err != nil {
 		return fail(err)
 	}
+	at.manifests = manifests
 	snap.Summary = at.summary.build(u.operation(), prevSummary)
 	for k, v := range u.summaryProps {
 		snap.Summary[k] = v
@@ -156,7 +160,11 @@ func (u *SnapshotUpdate) writeNewManifests(ctx context.Context, meta *iceberg.Ta
 			if _, ok := bySpec[f.SpecID]; !ok {
 				specs = append(specs, f.SpecID)
 			}
-			bySpec[f.SpecID] = append(bySpec[f.SpecID], iceberg.ManifestEntry{Status: iceberg.StatusAdded, DataFile: f})
+			e := iceberg.ManifestEntry{Status: iceberg.StatusAdded, DataFile: f}
+			if content == iceberg.ManifestContentData && u.dataSeq != nil {
+				e.SequenceNumber = u.dataSeq
+			}
+			bySpec[f.SpecID] = append(bySpec[f.SpecID], e)
 		}
 		for _, id := range specs {
 			mf, err := u.writeManifest(ctx, meta, id, content, bySpec[id])

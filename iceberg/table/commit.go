@@ -29,6 +29,7 @@ func (u *SnapshotUpdate) Commit(ctx context.Context) (*Table, error) {
 				committed := &Table{env: env, ident: base.ident, meta: at.meta, location: at.location}
 				u.report(ctx, at, n, started, nil)
 				deleteOldMetadata(ctx, base, at)
+				u.removeReplacedManifests(ctx, at)
 				return committed, nil
 			}
 			if errors.Is(err, iceberg.ErrCommitStateUnknown) {
@@ -144,6 +145,20 @@ func sleep(ctx context.Context, d time.Duration) error {
 func (u *SnapshotUpdate) cleanup(ctx context.Context, files []string) {
 	for _, f := range files {
 		u.table.env.IO.Remove(ctx, f)
+	}
+}
+
+// removeReplacedManifests deletes this update's new manifests that a
+// manifest merge folded into another one: no snapshot references them.
+func (u *SnapshotUpdate) removeReplacedManifests(ctx context.Context, at *attempt) {
+	listed := make(map[string]bool, len(at.manifests))
+	for _, mf := range at.manifests {
+		listed[mf.Path] = true
+	}
+	for _, mf := range u.newMfs {
+		if !listed[mf.Path] {
+			u.table.env.IO.Remove(ctx, mf.Path)
+		}
 	}
 }
 

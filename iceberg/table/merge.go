@@ -92,8 +92,12 @@ func (u *SnapshotUpdate) mergeBin(ctx context.Context, meta *iceberg.TableMetada
 			own := e.SnapshotID != nil && *e.SnapshotID == u.snapshotID
 			switch {
 			case own && e.Status == iceberg.StatusAdded:
-				// Keep inheritance: the new snapshot's seq is not known yet.
-				e.SnapshotID, e.SequenceNumber, e.FileSequenceNumber = nil, nil, nil
+				// Keep inheritance: the new snapshot's seq is not known yet
+				// (unless the update pins an older data sequence number).
+				e.SnapshotID, e.FileSequenceNumber = nil, nil
+				if e.SequenceNumber != nil && *e.SequenceNumber < 0 || u.dataSeq == nil {
+					e.SequenceNumber = nil
+				}
 			case own && e.Status == iceberg.StatusDeleted:
 			case e.Status == iceberg.StatusDeleted:
 				continue

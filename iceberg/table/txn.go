@@ -29,7 +29,8 @@ type txnTable struct {
 	base   *Table // as pinned
 	staged *Table // base plus the staged steps; nil before the first write
 	steps  []*SnapshotUpdate
-	files  []string // manifest lists and manifests written while staging
+	last   []*attempt // each step's latest application
+	files  []string   // manifest lists and manifests written while staging
 }
 
 // ErrTxnDone: the transaction was already committed or rolled back.
@@ -117,6 +118,7 @@ func (x *Txn) Stage(ctx context.Context, u *SnapshotUpdate) (*Table, error) {
 	}
 	tt.files = append(tt.files, at.written...)
 	tt.steps = append(tt.steps, u)
+	tt.last = append(tt.last, at)
 	tt.staged = &Table{env: x.env, ident: tt.ident, meta: at.meta, location: tt.base.location, staged: true}
 	return tt.staged, nil
 }
@@ -155,8 +157,9 @@ func (x *Txn) Commit(ctx context.Context) error {
 			}
 			if err == nil {
 				for i, at := range ats {
-					for _, u := range written[i].steps {
-						u.report(ctx, at, n, started, nil)
+					for k, u := range written[i].steps {
+						u.report(ctx, written[i].last[k], n, started, nil)
+						u.removeReplacedManifests(ctx, written[i].last[k])
 					}
 					deleteOldMetadata(ctx, at.base, at)
 				}
@@ -211,11 +214,12 @@ func (x *Txn) attempt(ctx context.Context, written []*txnTable, n int) ([]*attem
 				return fail(err)
 			}
 			cur := base
-			for _, u := range tt.steps {
+			for k, u := range tt.steps {
 				sat, err := u.apply(ctx, cur, n+1)
 				if err != nil {
 					return fail(err)
 				}
+				tt.last[k] = sat
 				at.written = append(at.written, sat.written...)
 				cur = &Table{env: x.env, ident: tt.ident, meta: sat.meta, location: base.location, staged: true}
 			}

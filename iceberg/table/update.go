@@ -23,6 +23,7 @@ type SnapshotUpdate struct {
 	summaryProps map[string]string
 	ownFiles     bool
 	fast         bool
+	dataSeq      *int64 // explicit data sequence number of added data files
 
 	// State kept across attempts.
 	snapshotID  int64
@@ -108,6 +109,15 @@ func (u *SnapshotUpdate) RemoveFile(f iceberg.DataFile) *SnapshotUpdate {
 // delete instead).
 func (u *SnapshotUpdate) DeleteWhere(filter expr.Expr) *SnapshotUpdate {
 	u.deleteFilter = filter
+	return u
+}
+
+// KeepDataSequenceNumber gives the added data files an explicit, older
+// data sequence number (a compaction's starting snapshot's), so delete
+// files committed since then still apply to the rewritten rows (Spark's
+// use-starting-sequence-number).
+func (u *SnapshotUpdate) KeepDataSequenceNumber(seq int64) *SnapshotUpdate {
+	u.dataSeq = &seq
 	return u
 }
 
