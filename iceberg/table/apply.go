@@ -20,8 +20,8 @@ type attempt struct {
 	// manifests is the snapshot's manifest list, to find new manifests
 	// that a merge replaced.
 	manifests []iceberg.ManifestFile
-	written  []string // manifest list, rewritten/merged manifests, metadata.json
-	summary  *summaryBuilder
+	written   []string // manifest list, rewritten/merged manifests, metadata.json
+	summary   *summaryBuilder
 }
 
 // apply builds the snapshot of this update on top of base (attempt n).
