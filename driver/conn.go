@@ -15,6 +15,9 @@ type conn struct {
 	session  *sqlexec.Session
 	readOnly bool
 	closed   bool
+	// pending holds the QueryOptions database/sql removed from the
+	// arguments of the statement about to run (see CheckNamedValue).
+	pending *sqlexec.ReadOptions
 	// ownsConnector is set for connections made by Driver.Open, which
 	// close their private engine with the connection.
 	ownsConnector *connector
@@ -59,7 +62,7 @@ func (c *conn) ExecContext(ctx context.Context, query string, args []driver.Name
 	if err != nil {
 		return nil, err
 	}
-	res, err := c.session.Exec(ctx, query, vals)
+	res, err := c.session.Exec(c.statementContext(ctx), query, vals)
 	if err != nil {
 		return nil, wrapErr(err)
 	}
@@ -74,21 +77,12 @@ func (c *conn) QueryContext(ctx context.Context, query string, args []driver.Nam
 	if err != nil {
 		return nil, err
 	}
+	ctx = c.statementContext(ctx)
 	r, err := c.session.Query(ctx, query, vals)
 	if err != nil {
 		return nil, wrapErr(err)
 	}
 	return newRows(ctx, r), nil
-}
-
-// ErrTxNotSupported: BEGIN through database/sql; every statement commits
-// on its own.
-var ErrTxNotSupported = errors.New("iceberg driver: transactions are not supported yet: each statement commits on its own")
-
-func (c *conn) Begin() (driver.Tx, error) { return nil, ErrTxNotSupported }
-
-func (c *conn) BeginTx(ctx context.Context, opts driver.TxOptions) (driver.Tx, error) {
-	return nil, ErrTxNotSupported
 }
 
 func (c *conn) Ping(ctx context.Context) error {
@@ -98,28 +92,54 @@ func (c *conn) Ping(ctx context.Context) error {
 	return wrapErr(c.session.Engine().Ping(ctx))
 }
 
+// ResetSession prepares a pooled connection for its next user: back to the
+// default namespace, no pending options. A connection left inside a
+// transaction (SQL BEGIN through the pool) is refused, so database/sql
+// discards it, which rolls the transaction back.
 func (c *conn) ResetSession(ctx context.Context) error {
 	if c.closed {
+		return driver.ErrBadConn
+	}
+	c.pending = nil
+	if err := c.session.Reset(); err != nil {
 		return driver.ErrBadConn
 	}
 	return nil
 }
 
-func (c *conn) IsValid() bool { return !c.closed }
+// IsValid is false for a closed connection and for one returned to the
+// pool with a transaction open, which database/sql then closes.
+func (c *conn) IsValid() bool { return !c.closed && !c.session.InTxn() }
 
+// Close rolls back an open transaction.
 func (c *conn) Close() error {
 	if c.closed {
 		return nil
 	}
 	c.closed = true
+	c.session.Close(context.Background())
 	if c.ownsConnector != nil {
 		return c.ownsConnector.Close()
 	}
 	return nil
 }
 
-// CheckNamedValue accepts the argument types the engine binds.
+// CheckNamedValue accepts the argument types the engine binds, and takes
+// QueryOptions out of the arguments (driver.ErrRemoveArgument) to apply
+// them to the statement about to run.
 func (c *conn) CheckNamedValue(nv *driver.NamedValue) error {
+	if nv.Ordinal == 1 {
+		c.pending = nil // a new statement's arguments
+	}
+	if o, ok := nv.Value.(QueryOption); ok {
+		var r sqlexec.ReadOptions
+		if c.pending != nil {
+			r = *c.pending
+		}
+		r = o.merge(r)
+		c.pending = &r
+		return driver.ErrRemoveArgument
+	}
 	if nv.Name != "" {
 		return fmt.Errorf("iceberg driver: named parameter %q: only positional ? placeholders are supported", nv.Name)
 	}
@@ -137,6 +157,17 @@ func (c *conn) CheckNamedValue(nv *driver.NamedValue) error {
 	}
 	nv.Value = v
 	return nil
+}
+
+// statementContext gives the running statement the options taken from its
+// arguments.
+func (c *conn) statementContext(ctx context.Context) context.Context {
+	p := c.pending
+	c.pending = nil
+	if p == nil {
+		return ctx
+	}
+	return sqlexec.WithReadOptions(ctx, *p)
 }
 
 func values(args []driver.NamedValue) ([]any, error) {

@@ -36,6 +36,19 @@ func NewConnector(cfg *Config) (driver.Connector, error) {
 	return &connector{cfg: c}, nil
 }
 
+// NewEngineConnector returns a connector over an engine opened by the
+// caller (for instance with table.Env hooks set); it takes ownership:
+// closing the *sql.DB closes the engine. Connections are read-only when
+// the engine is.
+func NewEngineConnector(e *sqlexec.Engine) driver.Connector {
+	cfg := e.Config()
+	c := &connector{engine: e, cfg: Config{Warehouse: cfg.Warehouse, CatalogFile: cfg.CatalogFile, Catalog: cfg.CatalogName, Namespace: cfg.Namespace}}
+	if cfg.ReadOnly {
+		c.cfg.Mode = ModeReadOnly
+	}
+	return c
+}
+
 func (c *connector) Driver() driver.Driver { return &Driver{} }
 
 func (c *connector) Connect(ctx context.Context) (driver.Conn, error) {

@@ -137,8 +137,8 @@ func TestErrors(t *testing.T) {
 	if n := queryInt(t, db, "SELECT count(*) FROM t"); n != 0 {
 		t.Fatalf("failed inserts wrote %d rows", n)
 	}
-	if _, err := db.Begin(); !errors.Is(err, driver.ErrTxNotSupported) {
-		t.Fatalf("Begin: %v", err)
+	if _, err := db.BeginTx(context.Background(), &sql.TxOptions{Isolation: sql.LevelReadCommitted}); !errors.Is(err, driver.ErrIsolationLevel) {
+		t.Fatalf("BeginTx read committed: %v", err)
 	}
 	res := mustExec(t, db, "INSERT INTO t VALUES (1, 'a')")
 	if _, err := res.LastInsertId(); !errors.Is(err, driver.ErrNoLastInsertID) {

@@ -12,6 +12,9 @@ var (
 	ErrReadOnly = errors.New("iceberg driver: connection is read-only")
 	// ErrNoLastInsertID: Iceberg tables have no auto-increment ids.
 	ErrNoLastInsertID = errors.New("iceberg driver: LastInsertId is not supported: Iceberg tables have no auto-increment columns")
+	// ErrIsolationLevel: a transaction isolation level other than
+	// serializable, snapshot, repeatable read (= snapshot) or default.
+	ErrIsolationLevel = errors.New("iceberg driver: unsupported isolation level")
 )
 
 // DSNError describes what is wrong with a DSN.

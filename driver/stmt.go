@@ -42,7 +42,7 @@ func (s *stmt) ExecContext(ctx context.Context, args []driver.NamedValue) (drive
 	if err != nil {
 		return nil, err
 	}
-	res, err := s.prepared.Exec(ctx, vals)
+	res, err := s.prepared.Exec(s.conn.statementContext(ctx), vals)
 	if err != nil {
 		return nil, wrapErr(err)
 	}
@@ -57,6 +57,7 @@ func (s *stmt) QueryContext(ctx context.Context, args []driver.NamedValue) (driv
 	if err != nil {
 		return nil, err
 	}
+	ctx = s.conn.statementContext(ctx)
 	r, err := s.prepared.Query(ctx, vals)
 	if err != nil {
 		return nil, wrapErr(err)

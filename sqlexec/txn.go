@@ -94,6 +94,17 @@ func (s *Session) Rollback(ctx context.Context) error {
 	return x.Rollback(ctx)
 }
 
+// Reset returns the session to its initial state for reuse by another
+// client: the engine's default namespace. It refuses a session with an
+// open transaction (ErrTxnOpen), which must be committed or rolled back.
+func (s *Session) Reset() error {
+	if s.tx != nil {
+		return ErrTxnOpen
+	}
+	s.namespace = []string{s.engine.cfg.Namespace}
+	return nil
+}
+
 // Close rolls back an open transaction. The session must not be used
 // afterwards.
 func (s *Session) Close(ctx context.Context) error {
