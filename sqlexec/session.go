@@ -206,6 +206,8 @@ func (s *Session) queryOne(ctx context.Context, st parser.Statement) (*Rows, err
 		return s.describe(ctx, x)
 	case *parser.ExplainStmt:
 		return s.explain(ctx, x)
+	case *parser.CallStmt:
+		return s.call(ctx, x)
 	case *parser.UseStmt:
 		ok, err := s.engine.catalog.NamespaceExists(ctx, x.Namespace)
 		if err != nil {
@@ -289,13 +291,16 @@ func (s *Session) runWrite(ctx context.Context, st parser.Statement) (Result, er
 	case *parser.DropTableStmt:
 		return Result{}, s.dropTable(ctx, x)
 	case *parser.AlterTableStmt:
+		if isRefAction(x.Action) {
+			return s.alterRef(ctx, x)
+		}
 		return Result{}, s.alterTable(ctx, x)
 	case *parser.InsertOverwriteStmt:
 		return s.insertOverwrite(ctx, x)
 	case *parser.MergeStmt:
 		return s.dmlMerge(ctx, x)
 	case *parser.CallStmt:
-		return Result{}, notSupported("CALL %s", strings.Join(x.Name, "."))
+		return s.callExec(ctx, x)
 	}
 	return Result{}, notSupported("statement %s", firstWords(st.String()))
 }
