@@ -13,8 +13,10 @@ import (
 // dmlRunner runs row-level statements with this session's tables.
 func (s *Session) dmlRunner() *dml.Runner {
 	return &dml.Runner{
-		Load:    s.loadTable,
-		Catalog: &resolver{s: s, cache: map[string]planner.Table{}},
+		Load:      s.loadTable,
+		Txn:       s.Txn(),
+		Isolation: s.TxIsolation(),
+		Catalog:   &resolver{s: s, cache: map[string]planner.Table{}},
 	}
 }
 

@@ -3,6 +3,7 @@ package dml_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -211,4 +212,48 @@ func TestErrors(t *testing.T) {
 		t.Fatalf("bad mode: got %v", err)
 	}
 	equalRows(t, "rows", l.rows("t"), []string{"1 10"})
+}
+
+// TestInsideTransaction: row-level statements stage into the session's
+// transaction and become visible together at COMMIT, or not at all.
+func TestInsideTransaction(t *testing.T) {
+	for _, mode := range modes {
+		for _, commit := range []bool{true, false} {
+			t.Run(fmt.Sprintf("%s/commit=%v", mode, commit), func(t *testing.T) {
+				l := newLake(t)
+				l.exec("CREATE TABLE t (id BIGINT, v INT)")
+				l.setModes("t", mode)
+				l.exec("INSERT INTO t VALUES (1, 10), (2, 20), (3, 30)")
+				// BEGIN/COMMIT as statements on one connection (one session).
+				ctx := context.Background()
+				tx, err := l.db.Conn(ctx)
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer tx.Close()
+				for _, q := range []string{
+					"BEGIN",
+					"DELETE FROM t WHERE id = 1",
+					"UPDATE t SET v = v + 1 WHERE id = 2",
+					"MERGE INTO t USING (SELECT 3 AS id UNION ALL SELECT 4) s ON t.id = s.id WHEN MATCHED THEN DELETE WHEN NOT MATCHED THEN INSERT (id, v) VALUES (s.id, 40)",
+				} {
+					if _, err := tx.ExecContext(ctx, q); err != nil {
+						t.Fatalf("%s: %v", q, err)
+					}
+				}
+				equalRows(t, "before COMMIT", l.rows("t"), []string{"1 10", "2 20", "3 30"})
+				want := []string{"1 10", "2 20", "3 30"}
+				if commit {
+					_, err = tx.ExecContext(ctx, "COMMIT")
+					want = []string{"2 21", "4 40"}
+				} else {
+					_, err = tx.ExecContext(ctx, "ROLLBACK")
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				equalRows(t, "after the transaction", l.rows("t"), want)
+			})
+		}
+	}
 }
