@@ -42,7 +42,7 @@ func (c *conn) QueryArrow(ctx context.Context, query string, args ...any) (array
 	c.pending = nil
 	vals := make([]any, 0, len(args))
 	for i, a := range args {
-		nv := driver.NamedValue{Ordinal: i + 2, Value: a} // never 1: keeps options already taken
+		nv := driver.NamedValue{Ordinal: i + 1, Value: a}
 		if v, ok := a.(driver.Valuer); ok {
 			x, err := v.Value()
 			if err != nil {

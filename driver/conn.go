@@ -126,11 +126,9 @@ func (c *conn) Close() error {
 
 // CheckNamedValue accepts the argument types the engine binds, and takes
 // QueryOptions out of the arguments (driver.ErrRemoveArgument) to apply
-// them to the statement about to run.
+// them to the statement about to run, which consumes them (ResetSession
+// drops any left by a statement database/sql refused after the check).
 func (c *conn) CheckNamedValue(nv *driver.NamedValue) error {
-	if nv.Ordinal == 1 {
-		c.pending = nil // a new statement's arguments
-	}
 	if o, ok := nv.Value.(QueryOption); ok {
 		var r sqlexec.ReadOptions
 		if c.pending != nil {
