@@ -58,3 +58,11 @@ type ExactFilterer interface {
 	// applies it row by row.
 	ExactFilters(req ScanRequest) []bool
 }
+
+// PartitionedTable is optionally implemented by Tables whose scans split
+// into independent parts (such as file scan tasks) that parallel workers
+// may read concurrently. Each part honours req like Scan does; together
+// they return exactly Scan's rows.
+type PartitionedTable interface {
+	ScanPartitions(ctx context.Context, req ScanRequest) ([]exec.RecordIterator, error)
+}

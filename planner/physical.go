@@ -60,16 +60,19 @@ func (b *builder) build(p Plan) (exec.RecordIterator, error) {
 		}
 		return &exec.Project{Input: in, Exprs: toExec(n.Exprs), Out: SchemaOf(n.Cols), EC: b.ec}, nil
 	case *Aggregate:
-		in, err := b.build(n.Input)
-		if err != nil {
-			return nil, err
-		}
 		aggs := make([]exec.AggSpec, len(n.Aggs))
 		for i, a := range n.Aggs {
 			aggs[i] = exec.AggSpec{Func: a.Func, Distinct: a.Distinct, Out: a.Type}
 			if a.Arg != nil {
 				aggs[i].Arg = a.Arg
 			}
+		}
+		if par, err := b.parallelAggregate(n, aggs); par != nil || err != nil {
+			return par, err
+		}
+		in, err := b.build(n.Input)
+		if err != nil {
+			return nil, err
 		}
 		return &exec.HashAggregate{Input: in, Groups: toExec(n.Groups), Aggs: aggs, Out: SchemaOf(n.Cols), EC: b.ec}, nil
 	case *Distinct:
@@ -152,6 +155,15 @@ func (b *builder) scan(s *Scan) (exec.RecordIterator, error) {
 	if err != nil {
 		return nil, err
 	}
+	if residual := b.scanResidual(s, req); residual != nil {
+		return &exec.Filter{Input: it, Pred: residual, EC: b.ec}, nil
+	}
+	return it, nil
+}
+
+// scanResidual is the conjunction of the scan's filters the table does
+// not apply exactly, over the scan's output columns (nil: none).
+func (b *builder) scanResidual(s *Scan, req ScanRequest) Expr {
 	var exact []bool
 	if ef, ok := s.Table.(ExactFilterer); ok {
 		exact = ef.ExactFilters(req)
@@ -172,10 +184,7 @@ func (b *builder) scan(s *Scan) (exec.RecordIterator, error) {
 			residual = &Logic{L: residual, R: re}
 		}
 	}
-	if residual != nil {
-		return &exec.Filter{Input: it, Pred: residual, EC: b.ec}, nil
-	}
-	return it, nil
+	return residual
 }
 
 func (b *builder) setOp(n *SetOp) (exec.RecordIterator, error) {

@@ -65,7 +65,7 @@ func newAccumulator(s AggSpec, mem memory.Allocator) (accumulator, error) {
 			acc = &avgAcc{}
 		}
 	case AggMin, AggMax:
-		acc = &minMaxAcc{max: s.Func == AggMax}
+		acc = newMinMax(s.Out, s.Func == AggMax)
 	}
 	if acc == nil {
 		return nil, &TypeError{Op: s.Func.String(), Type: s.Out.String()}
@@ -210,6 +210,20 @@ func (a *avgAcc) grow(g int) {
 	a.n = append(a.n, make([]int64, g-len(a.n))...)
 }
 func (a *avgAcc) update(arg arrow.Array, groups []int32) error {
+	switch x := arg.(type) {
+	case *array.Int64:
+		avgAdd(a, x, x.Int64Values(), groups)
+		return nil
+	case *array.Int32:
+		avgAdd(a, x, x.Int32Values(), groups)
+		return nil
+	case *array.Float64:
+		avgAdd(a, x, x.Float64Values(), groups)
+		return nil
+	case *array.Float32:
+		avgAdd(a, x, x.Float32Values(), groups)
+		return nil
+	}
 	for i, g := range groups {
 		v := ValueAt(arg, i)
 		if v == nil {
@@ -354,4 +368,15 @@ func (a *avgDecimalAcc) build(b array.Builder) error {
 		db.Append(v)
 	}
 	return nil
+}
+
+func avgAdd[T int32 | int64 | float32 | float64](a *avgAcc, arr arrow.Array, vals []T, groups []int32) {
+	nulls := arr.NullN() > 0
+	for i, g := range groups {
+		if nulls && arr.IsNull(i) {
+			continue
+		}
+		a.sum[g] += float64(vals[i])
+		a.n[g]++
+	}
 }

@@ -25,6 +25,8 @@ type EvalContext struct {
 	Ctx context.Context
 	// Now is fixed once per query so current_timestamp is stable within it.
 	Now time.Time
+	// Workers bounds parallel operators (0: GOMAXPROCS; 1: serial).
+	Workers int
 }
 
 // Expr is an expression evaluable over a batch. The result has batch.NumRows()

@@ -22,78 +22,145 @@ type HashAggregate struct {
 func (h *HashAggregate) Schema() *arrow.Schema { return h.Out }
 func (h *HashAggregate) Close()                { h.Input.Close() }
 
-// groupTable maps encoded group keys to dense group ids.
-type groupTable struct {
-	ids     map[string]int32
-	keys    [][]any // per group column, per group
-	buf     []byte
-	nGroups int
-}
-
 func (h *HashAggregate) Next(ctx context.Context) (arrow.RecordBatch, error) {
 	if h.done {
 		return nil, nil
 	}
 	h.done = true
-	accs := make([]accumulator, len(h.Aggs))
-	for i, s := range h.Aggs {
-		a, err := newAccumulator(s, h.EC.Mem)
+	st, err := newAggState(h.EC, h.Groups, h.Aggs)
+	if err != nil {
+		return nil, err
+	}
+	if err := st.consume(ctx, h.Input); err != nil {
+		return nil, err
+	}
+	return st.output(h.Out)
+}
+
+// aggState is the group table and accumulators of one aggregation (or of
+// one worker's share of it).
+type aggState struct {
+	ec       *EvalContext
+	groups   []Expr
+	specs    []AggSpec
+	gt       *groupTable
+	accs     []accumulator
+	groupIDs []int32
+}
+
+func newAggState(ec *EvalContext, groups []Expr, specs []AggSpec) (*aggState, error) {
+	st := &aggState{ec: ec, groups: groups, specs: specs, accs: make([]accumulator, len(specs)),
+		gt: &groupTable{ids: map[string]int32{}, keys: make([][]any, len(groups))}}
+	for i, s := range specs {
+		a, err := newAccumulator(s, ec.Mem)
 		if err != nil {
 			return nil, err
 		}
-		accs[i] = a
+		st.accs[i] = a
 	}
-	gt := &groupTable{ids: map[string]int32{}, keys: make([][]any, len(h.Groups))}
-	if len(h.Groups) == 0 {
-		gt.nGroups = 1
-		for _, a := range accs {
+	if len(groups) == 0 {
+		st.gt.nGroups = 1
+		st.gt.encs = []string{""}
+		for _, a := range st.accs {
 			a.grow(1)
 		}
 	}
-	var groupIDs []int32
+	return st, nil
+}
+
+// consume drains it into the state (it is not closed).
+func (st *aggState) consume(ctx context.Context, it RecordIterator) error {
 	for {
 		if err := ctx.Err(); err != nil {
-			return nil, err
+			return err
 		}
-		b, err := h.Input.Next(ctx)
+		b, err := it.Next(ctx)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if b == nil {
-			break
+			return nil
 		}
-		n := int(b.NumRows())
-		groupIDs = groupIDs[:0]
-		groupIDs = append(groupIDs, make([]int32, n)...)
-		if len(h.Groups) > 0 {
-			if err := gt.assign(h.EC, b, h.Groups, groupIDs); err != nil {
-				b.Release()
-				return nil, err
-			}
-			for _, a := range accs {
-				a.grow(gt.nGroups)
-			}
-		}
-		for i, s := range h.Aggs {
-			var arg arrow.Array
-			if s.Arg != nil {
-				if arg, err = s.Arg.Eval(h.EC, b); err != nil {
-					b.Release()
-					return nil, err
-				}
-			}
-			err = accs[i].update(arg, groupIDs)
-			if arg != nil {
-				arg.Release()
-			}
-			if err != nil {
-				b.Release()
-				return nil, err
-			}
-		}
+		err = st.update(b)
 		b.Release()
+		if err != nil {
+			return err
+		}
 	}
-	return h.output(gt, accs)
+}
+
+func (st *aggState) update(b arrow.RecordBatch) error {
+	n := int(b.NumRows())
+	if cap(st.groupIDs) < n {
+		st.groupIDs = make([]int32, n)
+	}
+	ids := st.groupIDs[:n]
+	if len(st.groups) > 0 {
+		if err := st.gt.assign(st.ec, b, st.groups, ids); err != nil {
+			return err
+		}
+		for _, a := range st.accs {
+			a.grow(st.gt.nGroups)
+		}
+	} else {
+		clear(ids)
+	}
+	for i, s := range st.specs {
+		var arg arrow.Array
+		var err error
+		if s.Arg != nil {
+			if arg, err = s.Arg.Eval(st.ec, b); err != nil {
+				return err
+			}
+		}
+		err = st.accs[i].update(arg, ids)
+		if arg != nil {
+			arg.Release()
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// merge folds another worker's state into st.
+func (st *aggState) merge(o *aggState) error {
+	mapping := make([]int32, o.gt.nGroups)
+	for g := 0; g < o.gt.nGroups; g++ {
+		if len(st.groups) == 0 {
+			mapping[g] = 0
+			continue
+		}
+		k := o.gt.encs[g]
+		id, ok := st.gt.ids[k]
+		if !ok {
+			for c := range st.gt.keys {
+				st.gt.keys[c] = append(st.gt.keys[c], o.gt.keys[c][g])
+			}
+			id = int32(st.gt.nGroups)
+			st.gt.nGroups++
+			st.gt.ids[k] = id
+			st.gt.encs = append(st.gt.encs, k)
+		}
+		mapping[g] = id
+	}
+	for i, a := range st.accs {
+		a.grow(st.gt.nGroups)
+		if err := a.(mergeable).merge(o.accs[i], mapping); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// groupTable maps encoded group keys to dense group ids.
+type groupTable struct {
+	ids     map[string]int32
+	keys    [][]any  // per group column, per group
+	encs    []string // per group, its encoded key (for merging)
+	buf     []byte
+	nGroups int
 }
 
 func (gt *groupTable) assign(ec *EvalContext, b arrow.RecordBatch, groups []Expr, ids []int32) error {
@@ -119,8 +186,7 @@ func (gt *groupTable) assign(ec *EvalContext, b arrow.RecordBatch, groups []Expr
 		}
 		id, ok := gt.ids[string(gt.buf)]
 		if !ok {
-			id = gt.newGroup(cols, r)
-			gt.ids[string(gt.buf)] = id
+			id = gt.newGroup(cols, r, string(gt.buf))
 		}
 		ids[r] = id
 	}
@@ -138,8 +204,7 @@ func (gt *groupTable) assignStrings(s *array.String, ids []int32) {
 	for r := range ids {
 		if s.IsNull(r) {
 			if nullID < 0 {
-				nullID = gt.newGroup(cols, r)
-				gt.ids["\x00"] = nullID
+				nullID = gt.newGroup(cols, r, "\x00")
 			}
 			ids[r] = nullID
 			continue
@@ -149,32 +214,35 @@ func (gt *groupTable) assignStrings(s *array.String, ids []int32) {
 		gt.buf = append(append(gt.buf[:0], 1), v...)
 		id, ok := gt.ids[string(gt.buf)]
 		if !ok {
-			id = gt.newGroup(cols, r)
-			gt.ids[string(gt.buf)] = id
+			id = gt.newGroup(cols, r, string(gt.buf))
 		}
 		ids[r] = id
 	}
 }
 
-func (gt *groupTable) newGroup(cols []arrow.Array, r int) int32 {
+func (gt *groupTable) newGroup(cols []arrow.Array, r int, enc string) int32 {
 	for i, c := range cols {
 		gt.keys[i] = append(gt.keys[i], ValueAt(c, r))
 	}
+	id := int32(gt.nGroups)
 	gt.nGroups++
-	return int32(gt.nGroups - 1)
+	gt.ids[enc] = id
+	gt.encs = append(gt.encs, enc)
+	return id
 }
 
-func (h *HashAggregate) output(gt *groupTable, accs []accumulator) (arrow.RecordBatch, error) {
+func (st *aggState) output(out *arrow.Schema) (arrow.RecordBatch, error) {
+	gt := st.gt
 	if gt.nGroups == 0 {
 		return nil, nil
 	}
-	cols := make([]arrow.Array, 0, h.Out.NumFields())
+	cols := make([]arrow.Array, 0, out.NumFields())
 	fail := func(err error) (arrow.RecordBatch, error) {
 		ReleaseArrays(cols)
 		return nil, err
 	}
-	for i := range h.Groups {
-		b := array.NewBuilder(h.EC.Mem, h.Out.Field(i).Type)
+	for i := range st.groups {
+		b := array.NewBuilder(st.ec.Mem, out.Field(i).Type)
 		for _, v := range gt.keys[i] {
 			if err := AppendValue(b, v); err != nil {
 				b.Release()
@@ -184,8 +252,8 @@ func (h *HashAggregate) output(gt *groupTable, accs []accumulator) (arrow.Record
 		cols = append(cols, b.NewArray())
 		b.Release()
 	}
-	for i, a := range accs {
-		b := array.NewBuilder(h.EC.Mem, h.Out.Field(len(h.Groups)+i).Type)
+	for i, a := range st.accs {
+		b := array.NewBuilder(st.ec.Mem, out.Field(len(st.groups)+i).Type)
 		if err := a.build(b); err != nil {
 			b.Release()
 			return fail(err)
@@ -193,7 +261,7 @@ func (h *HashAggregate) output(gt *groupTable, accs []accumulator) (arrow.Record
 		cols = append(cols, b.NewArray())
 		b.Release()
 	}
-	rb := array.NewRecordBatch(h.Out, cols, int64(gt.nGroups))
+	rb := array.NewRecordBatch(out, cols, int64(gt.nGroups))
 	ReleaseArrays(cols)
 	return rb, nil
 }

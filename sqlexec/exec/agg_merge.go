@@ -1,0 +1,104 @@
+package exec
+
+import (
+	"errors"
+)
+
+// mergeable accumulators fold another worker's partial state in;
+// mapping[g] is the group in the receiver for the other's group g.
+type mergeable interface {
+	merge(other accumulator, mapping []int32) error
+}
+
+// errNotMergeable guards against parallelising DISTINCT aggregates, whose
+// partial states cannot be combined.
+var errNotMergeable = errors.New("exec: DISTINCT aggregates cannot be merged")
+
+func (a *countAcc) merge(other accumulator, mapping []int32) error {
+	o := other.(*countAcc)
+	for g, to := range mapping {
+		a.n[to] += o.n[g]
+	}
+	return nil
+}
+
+func (a *sumIntAcc) merge(other accumulator, mapping []int32) error {
+	o := other.(*sumIntAcc)
+	for g, to := range mapping {
+		if !o.ok[g] {
+			continue
+		}
+		s, v := a.sum[to], o.sum[g]
+		r := s + v
+		if (r > s) != (v > 0) {
+			return ErrOverflow
+		}
+		a.sum[to], a.ok[to] = r, true
+	}
+	return nil
+}
+
+func (a *sumFloatAcc) merge(other accumulator, mapping []int32) error {
+	o := other.(*sumFloatAcc)
+	for g, to := range mapping {
+		if o.ok[g] {
+			a.sum[to] += o.sum[g]
+			a.ok[to] = true
+		}
+	}
+	return nil
+}
+
+func (a *sumDecimalAcc) merge(other accumulator, mapping []int32) error {
+	o := other.(*sumDecimalAcc)
+	for g, to := range mapping {
+		if o.ok[g] {
+			a.sum[to] = a.sum[to].Add(o.sum[g])
+			a.ok[to] = true
+		}
+	}
+	return nil
+}
+
+func (a *avgAcc) merge(other accumulator, mapping []int32) error {
+	o := other.(*avgAcc)
+	for g, to := range mapping {
+		a.sum[to] += o.sum[g]
+		a.n[to] += o.n[g]
+	}
+	return nil
+}
+
+func (a *avgDecimalAcc) merge(other accumulator, mapping []int32) error {
+	o := other.(*avgDecimalAcc)
+	if a.scale == 0 {
+		a.scale = o.scale
+	}
+	for g, to := range mapping {
+		a.sum[to] = a.sum[to].Add(o.sum[g])
+		a.n[to] += o.n[g]
+	}
+	return nil
+}
+
+func (a *minMaxAcc) merge(other accumulator, mapping []int32) error {
+	o := other.(*minMaxAcc)
+	for g, to := range mapping {
+		v := o.v[g]
+		if v == nil {
+			continue
+		}
+		cur := a.v[to]
+		if cur == nil {
+			a.v[to] = v
+			continue
+		}
+		c := CompareValues(v, cur)
+		if (a.max && c > 0) || (!a.max && c < 0) {
+			a.v[to] = v
+		}
+	}
+	return nil
+}
+
+func (a *distinctAcc) merge(accumulator, []int32) error { return errNotMergeable }
