@@ -25,6 +25,18 @@ type FileIO interface {
 	List(ctx context.Context, prefix string) iter.Seq2[FileInfo, error]
 }
 
+// LazySyncer is implemented by FileIOs that can defer durability, so a
+// commit can make all its small metadata files durable together (in
+// parallel, with one sync per directory) right before the catalog swap
+// instead of one after another.
+type LazySyncer interface {
+	// CreateLazy is Create whose Close does not make the file durable.
+	CreateLazy(ctx context.Context, location string) (OutputFile, error)
+	// Sync makes files created with CreateLazy (and closed) durable,
+	// with their directories.
+	Sync(ctx context.Context, locations []string) error
+}
+
 // InputFile is an open file for reading.
 type InputFile interface {
 	io.ReaderAt

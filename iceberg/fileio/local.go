@@ -21,7 +21,10 @@ type Local struct {
 	NoSync bool
 }
 
-var _ FileIO = (*Local)(nil)
+var (
+	_ FileIO     = (*Local)(nil)
+	_ LazySyncer = (*Local)(nil)
+)
 
 // LocalPath converts a file:// URI (or a plain path) into an OS path.
 func LocalPath(location string) (string, error) {
@@ -75,7 +78,59 @@ func (l *Local) Open(_ context.Context, location string) (InputFile, error) {
 	return &localInput{File: f, size: st.Size(), loc: location}, nil
 }
 
-func (l *Local) Create(_ context.Context, location string) (OutputFile, error) {
+func (l *Local) Create(ctx context.Context, location string) (OutputFile, error) {
+	return l.create(location, !l.NoSync)
+}
+
+func (l *Local) CreateLazy(ctx context.Context, location string) (OutputFile, error) {
+	return l.create(location, false)
+}
+
+// Sync fsyncs the files in parallel, then each distinct directory once.
+func (l *Local) Sync(ctx context.Context, locations []string) error {
+	if l.NoSync || len(locations) == 0 {
+		return nil
+	}
+	dirs := map[string]bool{}
+	errs := make(chan error, len(locations))
+	for _, loc := range locations {
+		p, err := LocalPath(loc)
+		if err != nil {
+			return err
+		}
+		dirs[filepath.Dir(p)] = true
+		go func() { errs <- syncFile(p, loc) }()
+	}
+	var first error
+	for range locations {
+		if err := <-errs; err != nil && first == nil {
+			first = err
+		}
+	}
+	if first != nil {
+		return first
+	}
+	for d := range dirs {
+		if err := syncDir(d); err != nil {
+			return &PathError{Op: "sync", Location: d, Err: err}
+		}
+	}
+	return ctx.Err()
+}
+
+func syncFile(p, loc string) error {
+	f, err := os.OpenFile(p, os.O_RDWR, 0)
+	if err != nil {
+		return wrapOS("sync", loc, err)
+	}
+	defer f.Close()
+	if err := f.Sync(); err != nil {
+		return wrapOS("sync", loc, err)
+	}
+	return nil
+}
+
+func (l *Local) create(location string, sync bool) (OutputFile, error) {
 	p, err := LocalPath(location)
 	if err != nil {
 		return nil, err
@@ -88,7 +143,7 @@ func (l *Local) Create(_ context.Context, location string) (OutputFile, error) {
 	if err != nil {
 		return nil, wrapOS("create", location, err)
 	}
-	return &localOutput{f: f, w: bufio.NewWriterSize(f, 256<<10), loc: location, path: p, sync: !l.NoSync}, nil
+	return &localOutput{f: f, w: bufio.NewWriterSize(f, 256<<10), loc: location, path: p, sync: sync}, nil
 }
 
 func (l *Local) Remove(_ context.Context, location string) error {

@@ -172,6 +172,7 @@ func (u *SnapshotUpdate) writeNewManifests(ctx context.Context, meta *iceberg.Ta
 				return err
 			}
 			u.newMfs = append(u.newMfs, mf)
+			u.unsynced = append(u.unsynced, mf.Path)
 		}
 		return nil
 	}
@@ -279,7 +280,7 @@ func (u *SnapshotUpdate) isolation() string {
 // the summary's manifest bookkeeping.
 func (u *SnapshotUpdate) writeManifestList(ctx context.Context, meta *iceberg.TableMetadata, snap *iceberg.Snapshot,
 	manifests []iceberg.ManifestFile, at *attempt) error {
-	out, err := u.table.env.IO.Create(ctx, snap.ManifestList)
+	out, err := u.table.env.createLazy(ctx, snap.ManifestList)
 	if err != nil {
 		return err
 	}

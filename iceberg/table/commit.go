@@ -23,6 +23,9 @@ func (u *SnapshotUpdate) Commit(ctx context.Context) (*Table, error) {
 		at, err := u.apply(ctx, base, n)
 		if err == nil {
 			if err = at.write(ctx); err == nil {
+				err = u.syncFiles(ctx, at)
+			}
+			if err == nil {
 				err = swap(ctx, at)
 			}
 			if err == nil {
@@ -58,6 +61,16 @@ func (u *SnapshotUpdate) Commit(ctx context.Context) (*Table, error) {
 		return nil, fmt.Errorf("%w (after %d attempts)", lastErr, n)
 	}
 	return nil, lastErr
+}
+
+// syncFiles makes the update's new manifests and the attempt's files
+// durable, all together, before the swap may reference them.
+func (u *SnapshotUpdate) syncFiles(ctx context.Context, at *attempt) error {
+	if err := at.base.env.syncFiles(ctx, append(u.unsynced, at.written...)); err != nil {
+		return err
+	}
+	u.unsynced = nil
+	return nil
 }
 
 // swap installs an attempt's metadata with the catalog's compare-and-swap.

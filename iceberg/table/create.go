@@ -34,6 +34,10 @@ func Create(ctx context.Context, env *Env, ident Identifier, schema *iceberg.Sch
 	if err != nil {
 		return nil, err
 	}
+	if err := env.syncFiles(ctx, []string{loc}); err != nil {
+		env.IO.Remove(context.WithoutCancel(ctx), loc)
+		return nil, err
+	}
 	if err := env.Catalog.Create(ctx, ident, loc); err != nil {
 		env.IO.Remove(context.WithoutCancel(ctx), loc)
 		return nil, err

@@ -101,7 +101,7 @@ type fixture struct {
 	ident Identifier
 }
 
-func newFixture(t *testing.T) *fixture {
+func newFixture(t testing.TB) *fixture {
 	t.Helper()
 	dir := t.TempDir()
 	cat := newMemCatalog()
@@ -110,7 +110,7 @@ func newFixture(t *testing.T) *fixture {
 }
 
 // createEvents creates the events table partitioned by days(event_ts).
-func (f *fixture) createEvents(t *testing.T, props map[string]string) *Table {
+func (f *fixture) createEvents(t testing.TB, props map[string]string) *Table {
 	t.Helper()
 	spec, err := iceberg.NewPartitionSpecBuilder(eventsSchema).Day("event_ts").Build()
 	if err != nil {
@@ -128,7 +128,7 @@ var day0 = time.Date(2026, 9, 1, 0, 0, 0, 0, time.UTC)
 
 // dayFile describes (and creates, so file counts are real) a data file
 // of n rows on day d, with event_ts bounds inside that day.
-func (f *fixture) dayFile(t *testing.T, tbl *Table, d int, n int64) iceberg.DataFile {
+func (f *fixture) dayFile(t testing.TB, tbl *Table, d int, n int64) iceberg.DataFile {
 	t.Helper()
 	ts := day0.AddDate(0, 0, d)
 	lo, _ := iceberg.SerializeValue(iceberg.TimestampTzType{}, iceberg.Timestamp(ts.UnixMicro()))

@@ -61,7 +61,7 @@ func (u *SnapshotUpdate) writeManifest(ctx context.Context, meta *iceberg.TableM
 	}
 	u.manifestSeq++
 	loc := fmt.Sprintf("%s/%s-m%d.avro", metadataDir(meta), u.commitUUID, u.manifestSeq-1)
-	out, err := u.table.env.IO.Create(ctx, loc)
+	out, err := u.table.env.createLazy(ctx, loc)
 	if err != nil {
 		return iceberg.ManifestFile{}, err
 	}

@@ -27,6 +27,9 @@ func (t *Table) CommitUpdates(ctx context.Context, updates []iceberg.Update) (*T
 			err = at.write(ctx)
 		}
 		if err == nil {
+			err = t.env.syncFiles(ctx, at.written)
+		}
+		if err == nil {
 			if err = swap(ctx, at); err == nil {
 				deleteOldMetadata(ctx, base, at)
 				return &Table{env: t.env, ident: t.ident, meta: at.meta, location: at.location}, nil

@@ -28,7 +28,7 @@ func writeMetadataFile(ctx context.Context, env *Env, meta *iceberg.TableMetadat
 		name = name[:len(name)-len(".metadata.json")] + ".gz.metadata.json"
 	}
 	loc := metadataDir(meta) + "/" + name
-	out, err := env.IO.Create(ctx, loc)
+	out, err := env.createLazy(ctx, loc)
 	if err != nil {
 		return "", err
 	}

@@ -32,6 +32,25 @@ type Env struct {
 	Faults *Faults
 }
 
+// createLazy creates a metadata-side file (manifest, manifest list,
+// metadata.json) whose durability is deferred to syncFiles, so a commit
+// makes all of them durable together right before the swap.
+func (e *Env) createLazy(ctx context.Context, location string) (fileio.OutputFile, error) {
+	if ls, ok := e.IO.(fileio.LazySyncer); ok {
+		return ls.CreateLazy(ctx, location)
+	}
+	return e.IO.Create(ctx, location)
+}
+
+// syncFiles makes lazily created files durable; nothing may reference
+// them from the catalog before it returns.
+func (e *Env) syncFiles(ctx context.Context, locations []string) error {
+	if ls, ok := e.IO.(fileio.LazySyncer); ok {
+		return ls.Sync(ctx, locations)
+	}
+	return nil
+}
+
 func (e *Env) now() time.Time {
 	if e.Now != nil {
 		return e.Now()

@@ -203,6 +203,13 @@ func (x *Txn) attempt(ctx context.Context, written []*txnTable, n int) ([]*attem
 		}
 		return nil, err
 	}
+	var pending []string
+	for _, tt := range written {
+		for _, u := range tt.steps {
+			pending = append(pending, u.unsynced...)
+		}
+		pending = append(pending, tt.files...)
+	}
 	for i, tt := range written {
 		at := &attempt{summary: newSummaryBuilder()}
 		if locs[i] == tt.base.location && n == 1 {
@@ -229,6 +236,15 @@ func (x *Txn) attempt(ctx context.Context, written []*txnTable, n int) ([]*attem
 		ats = append(ats, at)
 		if err := at.write(ctx); err != nil {
 			return fail(err)
+		}
+		pending = append(pending, at.written...)
+	}
+	if err := x.env.syncFiles(ctx, pending); err != nil {
+		return fail(err)
+	}
+	for _, tt := range written {
+		for _, u := range tt.steps {
+			u.unsynced = nil
 		}
 	}
 	return ats, nil

@@ -29,6 +29,7 @@ type SnapshotUpdate struct {
 	snapshotID  int64
 	commitUUID  string
 	newMfs      []iceberg.ManifestFile // manifests of added files, written once
+	unsynced    []string               // new manifests not yet made durable
 	manifestSeq int
 }
 
