@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"sync"
 
 	"github.com/hamba/avro/v2"
 	"github.com/hamba/avro/v2/ocf"
@@ -33,9 +34,9 @@ func newContainer(w io.Writer, schema obj, meta map[string][]byte) (*ocf.Encoder
 	if err != nil {
 		return nil, nil, err
 	}
-	s, err := avro.ParseBytesWithCache(js, "", &avro.SchemaCache{})
+	s, err := writerSchema(js)
 	if err != nil {
-		return nil, nil, fmt.Errorf("manifest: generated avro schema is invalid: %w", err)
+		return nil, nil, err
 	}
 	cw := &countingWriter{w: w}
 	enc, err := ocf.NewEncoderWithSchema(s, cw,
@@ -50,4 +51,33 @@ func newContainer(w io.Writer, schema obj, meta map[string][]byte) (*ocf.Encoder
 		return nil, nil, err
 	}
 	return enc, cw, nil
+}
+
+// writerSchemas caches parsed writer schemas by their JSON text: every
+// commit writes manifests of the same few schemas, and parsing one costs
+// more than writing a small manifest. Each schema is parsed with a cache of
+// its own, since records named r102 differ between partition specs.
+var writerSchemas = struct {
+	sync.Mutex
+	m map[string]avro.Schema
+}{m: map[string]avro.Schema{}}
+
+func writerSchema(js []byte) (avro.Schema, error) {
+	writerSchemas.Lock()
+	s, ok := writerSchemas.m[string(js)]
+	writerSchemas.Unlock()
+	if ok {
+		return s, nil
+	}
+	s, err := avro.ParseBytesWithCache(js, "", &avro.SchemaCache{})
+	if err != nil {
+		return nil, fmt.Errorf("manifest: generated avro schema is invalid: %w", err)
+	}
+	writerSchemas.Lock()
+	if len(writerSchemas.m) >= 256 {
+		clear(writerSchemas.m)
+	}
+	writerSchemas.m[string(js)] = s
+	writerSchemas.Unlock()
+	return s, nil
 }
