@@ -1,6 +1,7 @@
 package driver_test
 
 import (
+	"context"
 	"database/sql"
 	"flag"
 	"fmt"
@@ -14,16 +15,18 @@ import (
 	"github.com/icesql/icesql/sqlexec/slt"
 )
 
-// sltDB runs sqllogictest records through database/sql.
-type sltDB struct{ db *sql.DB }
+// sltDB runs sqllogictest records through database/sql on one
+// connection, so USE and transactions carry over between records as in a
+// shell (a pooled *sql.DB resets the session between statements).
+type sltDB struct{ db *sql.Conn }
 
 func (d sltDB) Exec(q string) error {
-	_, err := d.db.Exec(q)
+	_, err := d.db.ExecContext(context.Background(), q)
 	return err
 }
 
 func (d sltDB) Query(q string) ([]string, [][]string, error) {
-	rows, err := d.db.Query(q)
+	rows, err := d.db.QueryContext(context.Background(), q)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -110,7 +113,12 @@ func TestSQLLogic(t *testing.T) {
 		name, _ := filepath.Rel(root, f)
 		t.Run(name, func(t *testing.T) {
 			db := openDB(t, t.TempDir())
-			failures, err := slt.RunFile(sltDB{db}, f)
+			conn, err := db.Conn(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer conn.Close()
+			failures, err := slt.RunFile(sltDB{conn}, f)
 			if err != nil {
 				t.Fatal(err)
 			}
