@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
+	"sync"
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/parquet-go/parquet-go/compress"
@@ -37,6 +39,27 @@ func (p *pageBuf) reset() {
 	p.bin, p.off = p.bin[:0], append(p.off[:0], 0)
 }
 
+// numValues is the number of non-null values in the page.
+func (p *pageBuf) numValues(kind format.Type, width int) int {
+	switch kind {
+	case format.Boolean:
+		return len(p.bools)
+	case format.Int32:
+		return len(p.i32)
+	case format.Int64:
+		return len(p.i64)
+	case format.Float:
+		return len(p.f32)
+	case format.Double:
+		return len(p.f64)
+	case format.ByteArray:
+		return len(p.off) - 1
+	case format.FixedLenByteArray:
+		return len(p.bin) / width
+	}
+	return 0
+}
+
 // rawSize estimates the page's PLAIN size, for cutting pages and row groups.
 func (p *pageBuf) rawSize() int {
 	return len(p.def) + len(p.rep) + len(p.bools) + 4*len(p.i32) + 8*len(p.i64) +
@@ -45,14 +68,25 @@ func (p *pageBuf) rawSize() int {
 
 // chunkWriter encodes the pages of one leaf column for the current row
 // group; the compressed pages stay in memory until the row group is written
-// (the dictionary page, built last, must come first in the file).
+// (the dictionary page, complete only at the end, must come first).
+//
+// A full page is handed to a goroutine that encodes and compresses it while
+// the caller fills the next one; at most one page per column is in flight,
+// which keeps the column's pages, dictionary and statistics in order.
 type chunkWriter struct {
-	kind      format.Type
-	width     int // FIXED_LEN_BYTE_ARRAY width
-	maxDef    byte
-	maxRep    byte
-	codec     compress.Codec
-	page      pageBuf
+	kind   format.Type
+	width  int // FIXED_LEN_BYTE_ARRAY width
+	maxDef byte
+	maxRep byte
+	codec  compress.Codec
+	sem    chan struct{} // shared bound on concurrent encodes; nil = synchronous
+	page   pageBuf       // filled by the caller
+	spare  pageBuf       // being encoded
+	busy   sync.WaitGroup
+	err    error
+	queued atomic.Int64 // len(pages) plus the raw size of a page in flight
+
+	// Owned by the encoding goroutine between flushPage and wait.
 	pages     []byte // encoded data pages (headers included)
 	numValues int64
 	nulls     int64
@@ -61,43 +95,73 @@ type chunkWriter struct {
 	useDict   bool // dictionary encoding enabled for the column
 	dictOn    bool // the current chunk still dictionary-encodes
 	dictUsed  bool
-	dict      map[string]int32
-	dictBin   []byte
-	dictOff   []uint32
 	plainUsed bool
+	dict      dictionary
 
 	values, levels, body, comp, idx []byte
 	indexes                         []int32
 }
 
-func (c *chunkWriter) init(l *leafColumn, kind format.Type, width int, codec compress.Codec) {
-	c.kind, c.width, c.maxDef, c.maxRep, c.codec = kind, width, l.maxDef, l.maxRep, codec
+func (c *chunkWriter) init(l *leafColumn, kind format.Type, width int, codec compress.Codec, sem chan struct{}) {
+	c.kind, c.width, c.maxDef, c.maxRep, c.codec, c.sem = kind, width, l.maxDef, l.maxRep, codec, sem
 	c.stats.init(l.typ, false)
-	c.useDict = kind == format.ByteArray
+	// As pqarrow and Java: dictionary first, PLAIN once it outgrows its page.
+	c.useDict = kind != format.Boolean
+	c.dict.kind, c.dict.width = kind, width
 	c.page.reset()
+	c.spare.reset()
 	c.resetChunk()
 }
 
 func (c *chunkWriter) resetChunk() {
 	c.pages = c.pages[:0]
+	c.queued.Store(0)
 	c.numValues, c.nulls, c.rawBytes = 0, 0, 0
 	c.stats = boundStats{typ: c.stats.typ, floating: c.stats.floating, signedBE: c.stats.signedBE, byteKind: c.stats.byteKind,
 		minB: c.stats.minB[:0], maxB: c.stats.maxB[:0]}
 	c.dictOn, c.dictUsed, c.plainUsed = c.useDict, false, false
-	clear(c.dict)
-	c.dictBin, c.dictOff = c.dictBin[:0], append(c.dictOff[:0], 0)
+	c.dict.reset()
 }
 
 // bufferedSize is the memory held for the chunk: encoded pages plus the
 // raw page being filled.
-func (c *chunkWriter) bufferedSize() int64 { return int64(len(c.pages) + c.page.rawSize()) }
+func (c *chunkWriter) bufferedSize() int64 { return c.queued.Load() + int64(c.page.rawSize()) }
 
-// flushPage encodes, compresses and buffers the current page.
+// wait finishes the page in flight and returns its error.
+func (c *chunkWriter) wait() error {
+	c.busy.Wait()
+	return c.err
+}
+
+// flushPage hands the current page to the encoder (asynchronously when a
+// semaphore is set) and starts a fresh one.
 func (c *chunkWriter) flushPage() error {
-	p := &c.page
-	if p.entries == 0 {
+	if c.page.entries == 0 {
 		return nil
 	}
+	if err := c.wait(); err != nil {
+		return err
+	}
+	c.page, c.spare = c.spare, c.page
+	c.queued.Add(int64(c.spare.rawSize()))
+	if c.sem == nil {
+		c.err = c.encodePage(&c.spare)
+		c.spare.reset()
+		return c.err
+	}
+	c.busy.Add(1)
+	c.sem <- struct{}{}
+	go func() {
+		defer c.busy.Done()
+		c.err = c.encodePage(&c.spare)
+		c.spare.reset()
+		<-c.sem
+	}()
+	return nil
+}
+
+// encodePage encodes, compresses and buffers page p.
+func (c *chunkWriter) encodePage(p *pageBuf) error {
 	c.levels = c.levels[:0]
 	if c.maxRep > 0 {
 		if err := c.appendLevels(p.rep, c.maxRep); err != nil {
@@ -109,19 +173,22 @@ func (c *chunkWriter) flushPage() error {
 			return err
 		}
 	}
-	c.observePage()
+	c.observePage(p)
 	enc := format.Plain
 	if c.dictOn {
-		enc = format.RLEDictionary
-		if err := c.encodeIndexes(); err != nil {
+		ok, err := c.encodeIndexes(p)
+		if err != nil {
 			return err
 		}
-		c.dictUsed = true
-		if len(c.dictBin)+4*len(c.dictOff) > dictionaryLimitBytes {
+		if ok {
+			enc = format.RLEDictionary
+			c.dictUsed = true
+		} else {
 			c.dictOn = false
 		}
-	} else {
-		c.encodePlain()
+	}
+	if enc == format.Plain {
+		c.encodePlain(p)
 		c.plainUsed = true
 	}
 	c.body = append(append(c.body[:0], c.levels...), c.values...)
@@ -142,7 +209,7 @@ func (c *chunkWriter) flushPage() error {
 	}
 	c.numValues += int64(p.entries)
 	c.nulls += int64(nulls)
-	p.reset()
+	c.queued.Store(int64(len(c.pages)))
 	return nil
 }
 
@@ -180,8 +247,7 @@ func (c *chunkWriter) appendLevels(levels []byte, max byte) error {
 	return nil
 }
 
-func (c *chunkWriter) observePage() {
-	p := &c.page
+func (c *chunkWriter) observePage(p *pageBuf) {
 	switch c.kind {
 	case format.Boolean:
 		c.stats.observeBools(p.bools)
@@ -201,8 +267,7 @@ func (c *chunkWriter) observePage() {
 }
 
 // encodePlain writes the page's values PLAIN into c.values.
-func (c *chunkWriter) encodePlain() {
-	p := &c.page
+func (c *chunkWriter) encodePlain(p *pageBuf) {
 	v := c.values[:0]
 	switch c.kind {
 	case format.Boolean:
@@ -231,41 +296,26 @@ func appendPlainByteArrays(v, bin []byte, off []uint32) []byte {
 	return v
 }
 
-// encodeIndexes looks the page's byte arrays up in the chunk dictionary
+// encodeIndexes looks the page's values up in the chunk dictionary
 // (adding new ones) and writes their RLE_DICTIONARY indexes to c.values.
-func (c *chunkWriter) encodeIndexes() error {
-	p := &c.page
-	if c.dict == nil {
-		c.dict = make(map[string]int32)
+func (c *chunkWriter) encodeIndexes(p *pageBuf) (bool, error) {
+	var ok bool
+	c.indexes, ok = c.dict.indexes(p, c.indexes[:0])
+	if !ok {
+		return false, nil
 	}
-	idx := c.indexes[:0]
-	for i := 0; i+1 < len(p.off); i++ {
-		b := p.bin[p.off[i]:p.off[i+1]]
-		k, ok := c.dict[unsafe.String(unsafe.SliceData(b), len(b))]
-		if !ok {
-			k = int32(len(c.dictOff) - 1)
-			start := len(c.dictBin)
-			c.dictBin = append(c.dictBin, b...)
-			c.dictOff = append(c.dictOff, uint32(len(c.dictBin)))
-			// The key borrows the dictionary bytes; a later append that
-			// moves dictBin leaves the old array alive for the map.
-			key := c.dictBin[start:]
-			c.dict[unsafe.String(unsafe.SliceData(key), len(key))] = k
-		}
-		idx = append(idx, k)
-	}
-	c.indexes = idx
 	var err error
-	c.values, err = new(rle.DictionaryEncoding).EncodeInt32(c.values[:0], idx)
+	c.values, err = new(rle.DictionaryEncoding).EncodeInt32(c.values[:0], c.indexes)
 	if err != nil {
-		return fmt.Errorf("parquetfile: encoding dictionary indexes: %w", err)
+		return false, fmt.Errorf("parquetfile: encoding dictionary indexes: %w", err)
 	}
-	return nil
+	return true, nil
 }
 
-// appendDictionaryPage returns the chunk's encoded dictionary page.
+// dictionaryPage returns the chunk's encoded dictionary page and its
+// uncompressed size.
 func (c *chunkWriter) dictionaryPage() ([]byte, int64, error) {
-	body := appendPlainByteArrays(c.body[:0], c.dictBin, c.dictOff)
+	body := c.dict.appendPlain(c.body[:0])
 	c.body = body
 	comp, err := c.codec.Encode(c.comp[:0], body)
 	if err != nil {
@@ -273,7 +323,7 @@ func (c *chunkWriter) dictionaryPage() ([]byte, int64, error) {
 	}
 	c.comp = comp
 	h := format.PageHeader{Type: format.DictionaryPage, UncompressedPageSize: int32(len(body)), CompressedPageSize: int32(len(comp)),
-		DictionaryPageHeader: thrift.New(format.DictionaryPageHeader{NumValues: int32(len(c.dictOff) - 1), Encoding: format.Plain})}
+		DictionaryPageHeader: thrift.New(format.DictionaryPageHeader{NumValues: int32(c.dict.numValues()), Encoding: format.Plain})}
 	hb, err := thrift.Marshal(new(thrift.CompactProtocol), &h)
 	if err != nil {
 		return nil, 0, fmt.Errorf("parquetfile: encoding page header: %w", err)
@@ -284,7 +334,7 @@ func (c *chunkWriter) dictionaryPage() ([]byte, int64, error) {
 // encodings lists the chunk's encodings for the column metadata.
 func (c *chunkWriter) encodings() []format.Encoding {
 	out := []format.Encoding{format.RLE}
-	if c.plainUsed || c.dictUsed {
+	if c.plainUsed || c.dictUsed { // the dictionary page is PLAIN
 		out = append(out, format.Plain)
 	}
 	if c.dictUsed {

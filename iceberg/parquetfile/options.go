@@ -2,6 +2,7 @@ package parquetfile
 
 import (
 	"fmt"
+	"runtime"
 	"strconv"
 	"strings"
 
@@ -35,6 +36,10 @@ type WriterOptions struct {
 	TruncateLength int
 	// KeyValueMetadata is added to the file footer.
 	KeyValueMetadata map[string]string
+	// Concurrency bounds the pages encoded and compressed in parallel
+	// (across columns, beside the caller's goroutine); default GOMAXPROCS.
+	// 1 encodes every page on the calling goroutine.
+	Concurrency int
 }
 
 // OptionsFromProperties reads the write.parquet.* table properties.
@@ -67,6 +72,9 @@ func (o WriterOptions) withDefaults() WriterOptions {
 	}
 	if o.PageSizeBytes <= 0 {
 		o.PageSizeBytes = 1 << 20
+	}
+	if o.Concurrency <= 0 {
+		o.Concurrency = runtime.GOMAXPROCS(0)
 	}
 	if o.TruncateLength == 0 {
 		o.TruncateLength = 16

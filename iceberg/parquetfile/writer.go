@@ -15,7 +15,7 @@ import (
 
 // writeChunkRows is how many rows are shredded between page-size checks
 // (pages cut at row boundaries, a little past the page size).
-const writeChunkRows = 4096
+const writeChunkRows = 1024
 
 // Writer writes Arrow record batches of one Iceberg schema to a Parquet file
 // and collects the file's Iceberg metrics. Pages are encoded by the package
@@ -53,6 +53,10 @@ func NewWriter(w io.Writer, schema *iceberg.Schema, opts WriterOptions) (*Writer
 	if err != nil {
 		return nil, err
 	}
+	var sem chan struct{}
+	if opts.Concurrency > 1 {
+		sem = make(chan struct{}, opts.Concurrency)
+	}
 	roots, leaves := buildWriteTree(schema)
 	if len(layout.leaves) != len(leaves) {
 		return nil, fmt.Errorf("parquetfile: internal error: %d parquet columns for %d leaves", len(layout.leaves), len(leaves))
@@ -62,7 +66,7 @@ func NewWriter(w io.Writer, schema *iceberg.Schema, opts WriterOptions) (*Writer
 		if ll.maxDef != l.maxDef || ll.maxRep != l.maxRep {
 			return nil, fmt.Errorf("parquetfile: internal error: levels of column %d differ", l.fieldID)
 		}
-		l.cw.init(l, ll.kind, ll.width, codec)
+		l.cw.init(l, ll.kind, ll.width, codec, sem)
 	}
 	return &Writer{out: &countingWriter{w: w}, schema: schema, arrow: as, opts: opts, roots: roots, leaves: leaves, layout: layout}, nil
 }
@@ -128,11 +132,18 @@ func (w *Writer) flushRowGroup() error {
 	if len(w.rowGroups) >= 1<<15 {
 		return fmt.Errorf("parquetfile: too many row groups")
 	}
-	for i, l := range w.leaves {
-		c := &l.cw
-		if err := c.flushPage(); err != nil {
+	for _, l := range w.leaves {
+		if err := l.cw.flushPage(); err != nil {
 			return err
 		}
+	}
+	for _, l := range w.leaves {
+		if err := l.cw.wait(); err != nil {
+			return err
+		}
+	}
+	for i, l := range w.leaves {
+		c := &l.cw
 		start := w.out.n
 		md := format.ColumnMetaData{
 			Type: c.kind, PathInSchema: w.layout.leaves[i].path, Codec: c.codec.CompressionCodec(),
