@@ -17,7 +17,7 @@ type openFile struct {
 }
 
 func createFile(ctx context.Context, fio fileio.FileIO, location string, schema *iceberg.Schema, opts parquetfile.WriterOptions) (*openFile, error) {
-	out, err := fio.Create(ctx, location)
+	out, err := fileio.CreateForCommit(ctx, fio, location)
 	if err != nil {
 		return nil, &FileError{Op: "create", Path: location, Err: err}
 	}

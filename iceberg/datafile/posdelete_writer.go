@@ -155,7 +155,7 @@ func (w *PositionDeleteWriter) writeGroup(ctx context.Context, group []*pendingD
 	}
 	codec, _ := arrowCodec(w.codec)
 	loc := w.opts.namer.next(path)
-	out, err := w.fio.Create(ctx, loc)
+	out, err := fileio.CreateForCommit(ctx, w.fio, loc)
 	if err != nil {
 		return &FileError{Op: "create", Path: loc, Err: err}
 	}

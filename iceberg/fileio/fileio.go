@@ -63,3 +63,13 @@ type FileInfo struct {
 	Size     int64
 	ModTime  time.Time
 }
+
+// CreateForCommit creates a file that a commit will reference: lazily when
+// the FileIO can defer durability (the commit syncs every file it adds
+// before its swap, see table.SnapshotUpdate), durably otherwise.
+func CreateForCommit(ctx context.Context, fio FileIO, location string) (OutputFile, error) {
+	if ls, ok := fio.(LazySyncer); ok {
+		return ls.CreateLazy(ctx, location)
+	}
+	return fio.Create(ctx, location)
+}

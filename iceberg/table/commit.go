@@ -66,11 +66,27 @@ func (u *SnapshotUpdate) Commit(ctx context.Context) (*Table, error) {
 // syncFiles makes the update's new manifests and the attempt's files
 // durable, all together, before the swap may reference them.
 func (u *SnapshotUpdate) syncFiles(ctx context.Context, at *attempt) error {
-	if err := at.base.env.syncFiles(ctx, append(u.unsynced, at.written...)); err != nil {
+	if err := at.base.env.syncFiles(ctx, u.pendingSync(at.written)); err != nil {
 		return err
 	}
-	u.unsynced = nil
+	u.unsynced, u.filesSynced = nil, true
 	return nil
+}
+
+// pendingSync lists what must be durable before the swap: the attempt's
+// files, the new manifests, and (once) the added data and delete files,
+// which writers may create lazily (fileio.CreateForCommit).
+func (u *SnapshotUpdate) pendingSync(attemptFiles []string) []string {
+	out := append(append([]string(nil), u.unsynced...), attemptFiles...)
+	if !u.filesSynced {
+		for _, f := range u.addedData {
+			out = append(out, f.FilePath)
+		}
+		for _, f := range u.addedDeletes {
+			out = append(out, f.FilePath)
+		}
+	}
+	return out
 }
 
 // swap installs an attempt's metadata with the catalog's compare-and-swap.

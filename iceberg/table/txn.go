@@ -206,7 +206,7 @@ func (x *Txn) attempt(ctx context.Context, written []*txnTable, n int) ([]*attem
 	var pending []string
 	for _, tt := range written {
 		for _, u := range tt.steps {
-			pending = append(pending, u.unsynced...)
+			pending = append(pending, u.pendingSync(nil)...)
 		}
 		pending = append(pending, tt.files...)
 	}
@@ -244,7 +244,7 @@ func (x *Txn) attempt(ctx context.Context, written []*txnTable, n int) ([]*attem
 	}
 	for _, tt := range written {
 		for _, u := range tt.steps {
-			u.unsynced = nil
+			u.unsynced, u.filesSynced = nil, true
 		}
 	}
 	return ats, nil

@@ -30,6 +30,7 @@ type SnapshotUpdate struct {
 	commitUUID  string
 	newMfs      []iceberg.ManifestFile // manifests of added files, written once
 	unsynced    []string               // new manifests not yet made durable
+	filesSynced bool                   // added data and delete files made durable
 	manifestSeq int
 }
 
