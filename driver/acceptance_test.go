@@ -393,3 +393,54 @@ func countTree(t *testing.T, dir string) int {
 	})
 	return n
 }
+
+// The transaction's isolation level overrides the table's: a concurrent
+// append of a row matching an UPDATE's filter fails the UPDATE under
+// serializable and is allowed under snapshot isolation.
+func TestIsolationLevelOverridesTable(t *testing.T) {
+	tests := []struct {
+		level    sql.IsolationLevel
+		conflict bool
+	}{
+		{sql.LevelSerializable, true},
+		{sql.LevelSnapshot, false},
+		{sql.LevelRepeatableRead, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.level.String(), func(t *testing.T) {
+			ctx := context.Background()
+			db := openDB(t, t.TempDir())
+			// The table's property is the opposite of the requested level.
+			opposite := "serializable"
+			if tc.level == sql.LevelSerializable {
+				opposite = "snapshot"
+			}
+			mustExec(t, db, "CREATE TABLE t (id BIGINT, v BIGINT) TBLPROPERTIES ('write.update.isolation-level'='"+opposite+"')")
+			mustExec(t, db, "INSERT INTO t VALUES (1, 10)")
+			tx, err := db.BeginTx(ctx, &sql.TxOptions{Isolation: tc.level})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer tx.Rollback()
+			if _, err := tx.Exec("UPDATE t SET v = v + 1 WHERE id = 1"); err != nil {
+				if errors.Is(err, sqlexec.ErrNotSupported) {
+					t.Skip("UPDATE not supported yet")
+				}
+				t.Fatal(err)
+			}
+			mustExec(t, db, "INSERT INTO t VALUES (1, 100)")
+			err = tx.Commit()
+			var verr *iceberg.ValidationError
+			if tc.conflict != errors.As(err, &verr) {
+				t.Fatalf("commit: %v (conflict expected: %v)", err, tc.conflict)
+			}
+			want := int64(11 + 100)
+			if tc.conflict {
+				want = 10 + 100
+			}
+			if got := queryInt(t, db, "SELECT sum(v) FROM t"); got != want {
+				t.Fatalf("sum = %d, want %d", got, want)
+			}
+		})
+	}
+}
