@@ -10,6 +10,9 @@ import (
 // ErrWriterClosed is returned when writing to a closed Writer.
 var ErrWriterClosed = errors.New("parquetfile: writer is closed")
 
+// ErrReaderClosed is returned by RecordReader.Next after Close.
+var ErrReaderClosed = errors.New("parquetfile: record reader is closed")
+
 // ErrUnknownCodec is returned for an unsupported compression codec name.
 var ErrUnknownCodec = errors.New("parquetfile: unknown compression codec")
 

@@ -2,8 +2,11 @@ package parquetfile
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"runtime"
+	"sync"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -37,6 +40,9 @@ type ReadOptions struct {
 	WithPosition bool
 	// Allocator for the records; default memory.DefaultAllocator.
 	Allocator memory.Allocator
+	// Concurrency bounds the top-level columns decoded in parallel for a
+	// batch; default GOMAXPROCS, 1 decodes them one after another.
+	Concurrency int
 }
 
 // RecordReader yields record batches of a projection of the file.
@@ -47,6 +53,8 @@ type RecordReader struct {
 	schema  *arrow.Schema
 	roots   []*rnode
 	leaves  []*rleaf
+	flat    []*flatReader // per root: its streaming reader, or nil
+	chunked []*rleaf      // leaves of the other roots (whole-chunk assembly)
 	mem     memory.Allocator
 	rg      int   // next row group to load
 	rgRows  int64 // rows in the loaded row group
@@ -85,7 +93,19 @@ func (r *Reader) NewRecordReader(ctx context.Context, projection *iceberg.Schema
 			Metadata: arrow.NewMetadata([]string{arrowschema.FieldIDKey}, []string{fmt.Sprint(PosFieldID)})})
 		as = arrow.NewSchema(fields, nil)
 	}
-	return &RecordReader{ctx: ctx, r: r, opts: opts, schema: as, roots: roots, leaves: b.leaves, mem: mem}, nil
+	if opts.Concurrency <= 0 {
+		opts.Concurrency = runtime.GOMAXPROCS(0)
+	}
+	rr := &RecordReader{ctx: ctx, r: r, opts: opts, schema: as, roots: roots, leaves: b.leaves, mem: mem}
+	rr.flat = make([]*flatReader, len(roots))
+	for i, n := range roots {
+		if n.kind == kindLeaf && !n.missing {
+			rr.flat[i] = &flatReader{node: n, leaf: n.leaf}
+		} else {
+			rr.chunked = append(rr.chunked, n.leaves...)
+		}
+	}
+	return rr, nil
 }
 
 func hasAnyID(r *Reader) bool {
@@ -123,8 +143,8 @@ func (rr *RecordReader) next() (arrow.RecordBatch, error) {
 		}
 	}
 	n := int(min(int64(rr.opts.BatchSize), rr.rgRows-rr.rgNext))
-	ranges := make(map[*rleaf][2]int, len(rr.leaves))
-	for _, l := range rr.leaves {
+	ranges := make(map[*rleaf][2]int, len(rr.chunked))
+	for _, l := range rr.chunked {
 		e1, err := l.advanceRows(n)
 		if err != nil {
 			return nil, err
@@ -132,18 +152,26 @@ func (rr *RecordReader) next() (arrow.RecordBatch, error) {
 		ranges[l] = [2]int{l.entry, e1}
 	}
 	bt := &batch{mem: rr.mem, ranges: ranges}
-	cols := make([]arrow.Array, 0, len(rr.roots)+1)
+	cols := make([]arrow.Array, len(rr.roots), len(rr.roots)+1)
 	defer func() {
 		for _, c := range cols {
-			c.Release()
+			if c != nil {
+				c.Release()
+			}
 		}
 	}()
-	for _, root := range rr.roots {
+	if err := rr.readFlat(cols, n); err != nil {
+		return nil, err
+	}
+	for i, root := range rr.roots {
+		if rr.flat[i] != nil {
+			continue
+		}
 		a, err := bt.build(root, n)
 		if err != nil {
 			return nil, err
 		}
-		cols = append(cols, a)
+		cols[i] = a
 	}
 	if rr.opts.WithPosition {
 		pb := array.NewInt64Builder(rr.mem)
@@ -154,7 +182,7 @@ func (rr *RecordReader) next() (arrow.RecordBatch, error) {
 		cols = append(cols, pb.NewArray())
 		pb.Release()
 	}
-	for _, l := range rr.leaves {
+	for _, l := range rr.chunked {
 		l.finishBatch(ranges[l][1])
 	}
 	rr.rgNext += int64(n)
@@ -176,7 +204,15 @@ func (rr *RecordReader) loadNextRowGroup() error {
 			continue
 		}
 		chunks := g.ColumnChunks()
-		for _, l := range rr.leaves {
+		for _, f := range rr.flat {
+			if f == nil {
+				continue
+			}
+			if err := f.open(chunks[f.leaf.col.Index()]); err != nil {
+				return err
+			}
+		}
+		for _, l := range rr.chunked {
 			if err := l.chunk.load(chunks[l.col.Index()], byte(l.col.MaxDefinitionLevel()), byte(l.col.MaxRepetitionLevel())); err != nil {
 				return err
 			}
@@ -236,12 +272,55 @@ func (l *rleaf) finishBatch(end int) {
 	l.entry = end
 }
 
-// Close releases the reader's buffers.
+// Close releases the reader's buffers; Next then fails with
+// ErrReaderClosed.
 func (rr *RecordReader) Close() error {
+	for _, f := range rr.flat {
+		if f != nil {
+			f.close()
+		}
+	}
 	for _, l := range rr.leaves {
 		l.chunk = chunkData{}
 	}
+	if rr.err == nil {
+		rr.err = ErrReaderClosed
+	}
 	return nil
+}
+
+// readFlat fills cols for the streaming roots, concurrently when allowed.
+func (rr *RecordReader) readFlat(cols []arrow.Array, n int) error {
+	var idx []int
+	for i, f := range rr.flat {
+		if f != nil {
+			idx = append(idx, i)
+		}
+	}
+	if rr.opts.Concurrency <= 1 || len(idx) < 2 {
+		for _, i := range idx {
+			a, err := rr.flat[i].read(rr.mem, n)
+			if err != nil {
+				return err
+			}
+			cols[i] = a
+		}
+		return nil
+	}
+	errs := make([]error, len(cols))
+	sem := make(chan struct{}, rr.opts.Concurrency)
+	var wg sync.WaitGroup
+	for _, i := range idx {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			cols[i], errs[i] = rr.flat[i].read(rr.mem, n)
+			<-sem
+		}()
+	}
+	wg.Wait()
+	return errors.Join(errs...)
 }
 
 // ReadAll reads every remaining batch into one table-like slice of records.
