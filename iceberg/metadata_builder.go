@@ -467,6 +467,9 @@ func (b *MetadataBuilder) SetProperties(props map[string]string) error {
 		if IsReservedProperty(k) {
 			return metaErrorf(ErrInvalidMetadata, "table property %q is reserved", k)
 		}
+		if err := ValidateProperty(k, v); err != nil {
+			return err
+		}
 		if old, ok := b.m.properties[k]; !ok || old != v {
 			set[k] = v
 		}

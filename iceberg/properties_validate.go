@@ -1,0 +1,59 @@
+package iceberg
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// PropertyError reports a table property value the engine cannot use.
+// Properties read as numbers or booleans would otherwise fall back to
+// their defaults without a word, so they are checked when set.
+type PropertyError struct {
+	Key, Value string
+	Want       string // what the value must be, e.g. "an integer >= 0"
+}
+
+func (e *PropertyError) Error() string {
+	return fmt.Sprintf("%v: table property %q = %q: want %s", ErrInvalidMetadata, e.Key, e.Value, e.Want)
+}
+
+// Unwrap makes errors.Is(err, ErrInvalidMetadata) true.
+func (e *PropertyError) Unwrap() error { return ErrInvalidMetadata }
+
+// minIntProperties are the integer properties with their least valid value.
+var minIntProperties = map[string]int64{
+	PropCommitNumRetries:            0,
+	PropCommitMinRetryWaitMs:        0,
+	PropCommitMaxRetryWaitMs:        0,
+	PropCommitTotalRetryTimeMs:      0,
+	PropManifestMinMergeCount:       0,
+	PropManifestTargetSizeBytes:     1,
+	PropWriteTargetFileSizeBytes:    1,
+	PropMetadataPreviousVersionsMax: 0,
+	PropMaxSnapshotAgeMs:            0,
+	PropMinSnapshotsToKeep:          0,
+	PropMaxRefAgeMs:                 0,
+}
+
+var boolProperties = map[string]bool{
+	PropManifestMergeEnabled:             true,
+	PropMetadataDeleteAfterCommitEnabled: true,
+	PropGCEnabled:                        true,
+}
+
+// ValidateProperty checks the value of a table property the engine reads
+// as a number or a boolean; other properties are accepted as they are
+// (their readers report bad values when they use them).
+func ValidateProperty(key, value string) error {
+	if least, ok := minIntProperties[key]; ok {
+		n, err := strconv.ParseInt(value, 10, 64)
+		if err != nil || n < least {
+			return &PropertyError{Key: key, Value: value, Want: fmt.Sprintf("an integer >= %d", least)}
+		}
+	}
+	if boolProperties[key] && !strings.EqualFold(value, "true") && !strings.EqualFold(value, "false") {
+		return &PropertyError{Key: key, Value: value, Want: "true or false"}
+	}
+	return nil
+}
