@@ -35,7 +35,7 @@ func TestTwoProcessesAppend(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := tbl.NewAppend().AddDataFile(fakeFile(tbl, "seed")).Commit(ctx); err != nil {
+	if _, err := tbl.NewAppend().AddDataFile(fakeFile(t, tbl, "seed")).Commit(ctx); err != nil {
 		t.Fatal(err)
 	}
 	closeFn()
@@ -93,7 +93,7 @@ func TestAppendProcessHelper(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := tbl.NewAppend().AddDataFile(fakeFile(tbl, fmt.Sprintf("w%s-%d", w, i))).Commit(ctx); err != nil {
+		if _, err := tbl.NewAppend().AddDataFile(fakeFile(t, tbl, fmt.Sprintf("w%s-%d", w, i))).Commit(ctx); err != nil {
 			t.Fatalf("writer %s commit %d: %v", w, i, err)
 		}
 	}
@@ -118,8 +118,19 @@ func openEnv(t *testing.T, file string) (*table.Env, func()) {
 	return &table.Env{Catalog: c.TableCatalog(), IO: &fileio.Local{}}, func() { c.Close() }
 }
 
-// fakeFile describes a data file; the commit protocol never opens it.
-func fakeFile(tbl *table.Table, name string) iceberg.DataFile {
-	return iceberg.DataFile{Content: iceberg.ContentData, FilePath: tbl.DataDir() + "/" + name + ".parquet",
-		FileFormat: iceberg.FormatParquet, SpecID: tbl.Spec().ID, RecordCount: 1, FileSizeInBytes: 10}
+// fakeFile creates a small file and describes it as a data file; the
+// commit protocol makes it durable but never reads it.
+func fakeFile(t *testing.T, tbl *table.Table, name string) iceberg.DataFile {
+	t.Helper()
+	path := tbl.DataDir() + "/" + name + ".parquet"
+	out, err := tbl.IO().Create(context.Background(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out.Write([]byte("PAR1"))
+	if err := out.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return iceberg.DataFile{Content: iceberg.ContentData, FilePath: path,
+		FileFormat: iceberg.FormatParquet, SpecID: tbl.Spec().ID, RecordCount: 1, FileSizeInBytes: 4}
 }
