@@ -56,6 +56,8 @@ func tidbRoots(stmt parser.Statement) []ast.Node {
 		return []ast.Node{s.Insert}
 	case *parser.ExplainStmt:
 		return tidbRoots(s.Stmt)
+	case *parser.CallStmt:
+		return callArgRoots(s)
 	}
 	return nil
 }
