@@ -3,6 +3,7 @@ package table
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/icesql/icesql/iceberg"
@@ -113,5 +114,28 @@ func TestLostSwapIsRetried(t *testing.T) {
 	}
 	if attempts != 2 || len(liveFiles(t, tbl)) != 1 {
 		t.Fatalf("attempts = %d, live files %d", attempts, len(liveFiles(t, tbl)))
+	}
+}
+
+// A commit never references a file that is not there: adding a missing
+// data file fails with ErrNotFound naming it, and the table is unchanged.
+func TestAddMissingFileFails(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t)
+	tbl := f.createEvents(t, nil)
+	df := f.dayFile(t, tbl, 0, 1)
+	if err := f.env.IO.Remove(ctx, df.FilePath); err != nil {
+		t.Fatal(err)
+	}
+	_, err := tbl.NewAppend().AddDataFile(df).Commit(ctx)
+	if !errors.Is(err, iceberg.ErrNotFound) || !strings.Contains(err.Error(), basename(df.FilePath)) {
+		t.Fatalf("got %v, want ErrNotFound naming the file", err)
+	}
+	final, err := Load(ctx, f.env, f.ident)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if final.Metadata().CurrentSnapshot() != nil {
+		t.Fatal("a commit referencing a missing file landed")
 	}
 }
