@@ -1,0 +1,110 @@
+package exec
+
+import (
+	"context"
+	"sync"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+)
+
+// JoinBuild is the hashed build side of a hash join. It is built once, on
+// first use, and is then read-only, so several HashJoins probing in
+// parallel may share one (see HashJoin.Shared).
+type JoinBuild struct {
+	Input      RecordIterator
+	Keys       []Expr
+	NullsEqual bool
+	EC         *EvalContext
+
+	once    sync.Once
+	err     error
+	cols    []arrow.Array
+	rows    int
+	table   map[string][]int32
+	hasNull bool
+}
+
+// NewJoinBuild prepares the build side over input hashed on keys.
+func NewJoinBuild(ec *EvalContext, input RecordIterator, keys []Expr, nullsEqual bool) *JoinBuild {
+	return &JoinBuild{Input: input, Keys: keys, NullsEqual: nullsEqual, EC: ec}
+}
+
+// Schema is the build input's schema.
+func (jb *JoinBuild) Schema() *arrow.Schema { return jb.Input.Schema() }
+
+// Build drains the input and hashes it; later calls return the first
+// call's result (concurrent callers wait for it).
+func (jb *JoinBuild) Build(ctx context.Context) error {
+	jb.once.Do(func() { jb.err = jb.build(ctx) })
+	return jb.err
+}
+
+func (jb *JoinBuild) build(ctx context.Context) error {
+	bs, err := Collect(ctx, jb.Input)
+	if err != nil {
+		return err
+	}
+	schema := jb.Input.Schema()
+	cols, n, err := concatBatches(jb.EC, schema, bs)
+	ReleaseAll(bs)
+	if err != nil {
+		return err
+	}
+	jb.cols, jb.rows = cols, n
+	jb.table = map[string][]int32{}
+	all := array.NewRecordBatch(schema, cols, int64(n))
+	defer all.Release()
+	keys, err := evalAll(jb.EC, all, jb.Keys)
+	if err != nil {
+		return err
+	}
+	defer ReleaseArrays(keys)
+	var buf []byte
+	for r := 0; r < n; r++ {
+		if r%4096 == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+		var null bool
+		buf, null = appendRowKey(buf[:0], keys, r)
+		if null && !jb.NullsEqual {
+			jb.hasNull = true
+			continue
+		}
+		jb.table[string(buf)] = append(jb.table[string(buf)], int32(r))
+	}
+	return nil
+}
+
+// Close closes the input and releases the hashed rows.
+func (jb *JoinBuild) Close() {
+	jb.Input.Close()
+	ReleaseArrays(jb.cols)
+	jb.cols = nil
+}
+
+// appendRowKey appends row r's key (all key columns) to buf.
+func appendRowKey(buf []byte, keys []arrow.Array, r int) ([]byte, bool) {
+	anyNull := false
+	for _, k := range keys {
+		var null bool
+		buf, null = appendKey(buf, k, r)
+		anyNull = anyNull || null
+	}
+	return buf, anyNull
+}
+
+func evalAll(ec *EvalContext, b arrow.RecordBatch, exprs []Expr) ([]arrow.Array, error) {
+	out := make([]arrow.Array, len(exprs))
+	for i, e := range exprs {
+		a, err := e.Eval(ec, b)
+		if err != nil {
+			ReleaseArrays(out)
+			return nil, err
+		}
+		out[i] = a
+	}
+	return out, nil
+}

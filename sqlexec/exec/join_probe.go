@@ -1,0 +1,250 @@
+package exec
+
+import (
+	"context"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+)
+
+// probeCursor is the progress of one probe batch: which row's candidates
+// are being paired and which probe rows found a match so far.
+type probeCursor struct {
+	batch   arrow.RecordBatch
+	keys    []arrow.Array
+	n       int
+	next    int     // next probe row to look up
+	row     int32   // the row whose candidates remain
+	cands   []int32 // its build rows not yet paired
+	hit     []bool
+	null    []bool
+	paired  bool    // every candidate pair has been produced
+	tail    []int32 // probe rows still to emit after the pairs
+	tailSet bool    // tail has been computed
+	li, ri  []int32
+	skipHit bool // semi/anti: a row needs only one match
+}
+
+func (c *probeCursor) release() {
+	if c == nil {
+		return
+	}
+	c.batch.Release()
+	ReleaseArrays(c.keys)
+}
+
+func (j *HashJoin) newProbe(b arrow.RecordBatch) (*probeCursor, error) {
+	keys, err := evalAll(j.EC, b, j.LeftKeys)
+	if err != nil {
+		b.Release()
+		return nil, err
+	}
+	n := int(b.NumRows())
+	c := &probeCursor{batch: b, keys: keys, n: n, hit: make([]bool, n), null: make([]bool, n),
+		skipHit: j.Type == JoinSemi || j.Type == JoinAnti}
+	if c.skipHit && j.Residual == nil {
+		// an existence test needs no pairs
+		for r := 0; r < n; r++ {
+			var null bool
+			j.buf, null = appendRowKey(j.buf[:0], keys, r)
+			if null && !j.jb.NullsEqual {
+				c.null[r] = true
+				continue
+			}
+			c.hit[r] = len(j.jb.table[string(j.buf)]) > 0
+		}
+		c.paired = true
+	}
+	return c, nil
+}
+
+// nextPairs fills c.li/c.ri with at most max candidate pairs.
+func (j *HashJoin) nextPairs(c *probeCursor, max int) {
+	c.li, c.ri = c.li[:0], c.ri[:0]
+	for len(c.li) < max {
+		if len(c.cands) == 0 || (c.skipHit && c.hit[c.row]) {
+			if c.next >= c.n {
+				c.paired, c.cands = true, nil
+				return
+			}
+			r := c.next
+			c.next++
+			var null bool
+			j.buf, null = appendRowKey(j.buf[:0], c.keys, r)
+			if null && !j.jb.NullsEqual {
+				c.null[r] = true
+				c.cands = nil
+				continue
+			}
+			c.row, c.cands = int32(r), j.jb.table[string(j.buf)]
+			continue
+		}
+		take := min(max-len(c.li), len(c.cands))
+		for _, m := range c.cands[:take] {
+			c.li = append(c.li, c.row)
+			c.ri = append(c.ri, m)
+		}
+		c.cands = c.cands[take:]
+	}
+}
+
+// step produces the next output batch of the current probe batch (nil
+// or empty when a chunk had no survivors), and drops the cursor when the
+// batch is finished.
+func (j *HashJoin) step(ctx context.Context) (arrow.RecordBatch, error) {
+	c := j.probe
+	if !c.paired {
+		j.nextPairs(c, j.batchRows())
+		if len(c.li) == 0 {
+			return nil, nil
+		}
+		li, ri := c.li, c.ri
+		var combined arrow.RecordBatch
+		var err error
+		if j.Residual != nil {
+			if combined, li, ri, err = j.applyResidual(ctx, c, li, ri); err != nil {
+				return nil, err
+			}
+		}
+		for _, r := range li {
+			c.hit[r] = true
+		}
+		if j.matched != nil {
+			for _, r := range ri {
+				j.matched[r] = true
+			}
+		}
+		if c.skipHit {
+			if combined != nil {
+				combined.Release()
+			}
+			return nil, nil
+		}
+		if combined != nil {
+			defer combined.Release()
+			if len(li) == len(c.li) {
+				return array.NewRecordBatch(j.Out, combined.Columns(), combined.NumRows()), nil
+			}
+		}
+		return j.assemble(ctx, c.batch.Columns(), li, ri)
+	}
+	if !c.tailSet {
+		c.tail, c.tailSet = j.probeTail(c), true
+	}
+	if len(c.tail) == 0 {
+		j.probe = nil
+		c.release()
+		return nil, nil
+	}
+	rows := c.tail[:min(len(c.tail), j.batchRows())]
+	c.tail = c.tail[len(rows):]
+	if j.Type == JoinSemi || j.Type == JoinAnti {
+		return TakeBatch(ctx, j.EC, j.Out, c.batch.Columns(), rows)
+	}
+	ri := make([]int32, len(rows))
+	for i := range ri {
+		ri[i] = -1
+	}
+	return j.assemble(ctx, c.batch.Columns(), rows, ri)
+}
+
+// probeTail lists the probe rows a finished probe batch outputs besides
+// its pairs: the kept rows of semi and anti joins, the unmatched rows of
+// left and full joins.
+func (j *HashJoin) probeTail(c *probeCursor) []int32 {
+	var keep []int32
+	switch j.Type {
+	case JoinSemi, JoinAnti:
+		for r := 0; r < c.n; r++ {
+			pass := c.hit[r]
+			if j.Type == JoinAnti {
+				pass = !c.hit[r]
+				if j.NullAware && j.jb.rows > 0 && (j.jb.hasNull || c.null[r]) {
+					pass = false
+				}
+			}
+			if pass {
+				keep = append(keep, int32(r))
+			}
+		}
+	case JoinLeft, JoinFull:
+		for r := 0; r < c.n; r++ {
+			if !c.hit[r] {
+				keep = append(keep, int32(r))
+			}
+		}
+	}
+	return keep
+}
+
+func (j *HashJoin) applyResidual(ctx context.Context, c *probeCursor, li, ri []int32) (arrow.RecordBatch, []int32, []int32, error) {
+	combined, err := j.pairBatch(ctx, c.batch.Columns(), li, ri)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	mask, err := j.Residual.Eval(j.EC, combined)
+	if err != nil {
+		combined.Release()
+		return nil, nil, nil, err
+	}
+	defer mask.Release()
+	keep := TruthMask(mask)
+	var l2, r2 []int32
+	for i, k := range keep {
+		if k {
+			l2 = append(l2, li[i])
+			r2 = append(r2, ri[i])
+		}
+	}
+	return combined, l2, r2, nil
+}
+
+// pairBatch builds the combined left++right batch for index pairs.
+func (j *HashJoin) pairBatch(ctx context.Context, left []arrow.Array, li, ri []int32) (arrow.RecordBatch, error) {
+	lb, err := TakeBatch(ctx, j.EC, j.Left.Schema(), left, li)
+	if err != nil {
+		return nil, err
+	}
+	defer lb.Release()
+	rb, err := TakeBatch(ctx, j.EC, j.jb.Schema(), j.jb.cols, ri)
+	if err != nil {
+		return nil, err
+	}
+	defer rb.Release()
+	cols := append(append([]arrow.Array{}, lb.Columns()...), rb.Columns()...)
+	return array.NewRecordBatch(j.pairs, cols, int64(len(li))), nil
+}
+
+func (j *HashJoin) assemble(ctx context.Context, left []arrow.Array, li, ri []int32) (arrow.RecordBatch, error) {
+	c, err := j.pairBatch(ctx, left, li, ri)
+	if err != nil {
+		return nil, err
+	}
+	defer c.Release()
+	return array.NewRecordBatch(j.Out, c.Columns(), c.NumRows()), nil
+}
+
+// unmatchedRight emits, batch by batch, the build rows no probe row
+// matched (Right and Full joins).
+func (j *HashJoin) unmatchedRight(ctx context.Context) (arrow.RecordBatch, error) {
+	var ri []int32
+	for ; j.rightPos < len(j.matched) && len(ri) < j.batchRows(); j.rightPos++ {
+		if !j.matched[j.rightPos] {
+			ri = append(ri, int32(j.rightPos))
+		}
+	}
+	if len(ri) == 0 {
+		return nil, nil
+	}
+	ls := j.Left.Schema()
+	left := make([]arrow.Array, ls.NumFields())
+	for i, f := range ls.Fields() {
+		left[i] = array.MakeArrayOfNull(j.EC.Mem, f.Type, 1)
+	}
+	defer ReleaseArrays(left)
+	li := make([]int32, len(ri))
+	for i := range li {
+		li[i] = -1
+	}
+	return j.assemble(ctx, left, li, ri)
+}
