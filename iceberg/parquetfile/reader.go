@@ -6,6 +6,7 @@ import (
 
 	"github.com/icesql/icesql/iceberg"
 	"github.com/parquet-go/parquet-go"
+	"github.com/parquet-go/parquet-go/format"
 )
 
 // NameMapping resolves a column path (field names from the root, with list
@@ -45,6 +46,7 @@ func Open(r io.ReaderAt, size int64) (rd *Reader, err error) {
 // chunk per leaf column, row counts are sane, chunks lie inside the file.
 func validateFile(f *parquet.File) error {
 	leaves := 0
+	var repeated []bool // per leaf: under a list or map
 	var walk func(c *parquet.Column, depth int) error
 	walk = func(c *parquet.Column, depth int) error {
 		if depth > 64 {
@@ -52,6 +54,7 @@ func validateFile(f *parquet.File) error {
 		}
 		if c.Leaf() {
 			leaves++
+			repeated = append(repeated, c.MaxRepetitionLevel() > 0)
 			if c.MaxDefinitionLevel() > 250 || c.MaxRepetitionLevel() > 250 {
 				return corrupt("column %q nested too deeply", c.Name())
 			}
@@ -88,6 +91,9 @@ func validateFile(f *parquet.File) error {
 		if rg.NumRows < 0 {
 			return corrupt("row group %d has negative row count", i)
 		}
+		if leaves == 0 && rg.NumRows > 0 {
+			return corrupt("row group %d has %d rows and no columns", i, rg.NumRows)
+		}
 		total += rg.NumRows
 		for j, cc := range rg.Columns {
 			m := cc.MetaData
@@ -98,10 +104,37 @@ func validateFile(f *parquet.File) error {
 			if start < 4 || m.TotalCompressedSize < 0 || start+m.TotalCompressedSize > f.Size() {
 				return corrupt("row group %d column %d lies outside the file", i, j)
 			}
+			if err := checkDeclaredCounts(m, rg.NumRows, repeated[j]); err != nil {
+				return corrupt("row group %d column %d: %v", i, j, err)
+			}
 		}
 	}
 	if total != md.NumRows {
 		return corrupt("row groups hold %d rows, footer says %d", total, md.NumRows)
+	}
+	return nil
+}
+
+// maxPageValues bounds the entries of one page (pqarrow cuts pages at
+// 1 MiB, Java at 20,000 rows); counts above it come from corrupt footers
+// and would make a reader spin or allocate without limit.
+const maxPageValues = 1 << 24
+
+// minPageBytes is the least a page takes in a chunk (header and body).
+const minPageBytes = 8
+
+// checkDeclaredCounts ties a chunk's declared value count to its row
+// group's rows and to its size, so that row counts are backed by bytes.
+func checkDeclaredCounts(m format.ColumnMetaData, rows int64, repeated bool) error {
+	switch {
+	case m.NumValues < 0:
+		return fmt.Errorf("negative value count %d", m.NumValues)
+	case !repeated && m.NumValues != rows:
+		return fmt.Errorf("%d values for %d rows", m.NumValues, rows)
+	case repeated && m.NumValues < rows:
+		return fmt.Errorf("%d values cannot hold %d rows", m.NumValues, rows)
+	case m.NumValues > (m.TotalCompressedSize/minPageBytes+1)*maxPageValues:
+		return fmt.Errorf("%d values in %d bytes", m.NumValues, m.TotalCompressedSize)
 	}
 	return nil
 }
