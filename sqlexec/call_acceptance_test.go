@@ -3,6 +3,7 @@ package sqlexec_test
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"flag"
 	"fmt"
 	"io/fs"
@@ -418,4 +419,142 @@ func TestRemoveOrphanFilesAfterKilledWriters(t *testing.T) {
 	if after := queryRows(t, db, "SELECT id, v FROM ns.t ORDER BY id"); strings.Join(after, ",") != strings.Join(before, ",") {
 		t.Errorf("rows changed: %v, want %v", after, before)
 	}
+}
+
+// TestRewriteDataFilesSmallFilesWithDeletes: compacting many small files
+// that carry position deletes yields files near the target size, no delete
+// files, and the same rows.
+func TestRewriteDataFilesSmallFilesWithDeletes(t *testing.T) {
+	files := scale(100, 1000)
+	db, _ := openWarehouse(t)
+	mustExec(t, db, "CREATE TABLE ns.t (id BIGINT, v STRING) TBLPROPERTIES ('format-version'='2', 'write.delete.mode'='merge-on-read')")
+	const perFile = 200
+	for f := 0; f < files; f++ {
+		var vals []string
+		for r := 0; r < perFile; r++ {
+			id := f*perFile + r
+			// Values that compress poorly keep file sizes proportional to rows.
+			vals = append(vals, fmt.Sprintf("(%d, '%016x%016x')", id, uint64(id)*0x9E3779B97F4A7C15, uint64(id)*0xC2B2AE3D27D4EB4F))
+		}
+		mustExec(t, db, "INSERT INTO ns.t VALUES "+strings.Join(vals, ", "))
+	}
+	mustExec(t, db, "DELETE FROM ns.t WHERE id % 7 = 3")
+	if got := queryInt64(t, db, "SELECT count(*) FROM ns.t.delete_files"); got == 0 {
+		t.Fatal("the DELETE wrote no position delete files; the test needs them")
+	}
+	before := queryRows(t, db, "SELECT id, v FROM ns.t ORDER BY id")
+	if want := files * perFile * 6 / 7; len(before) < want-1 || len(before) > want+1 {
+		t.Fatalf("%d rows before the rewrite, want about %d", len(before), want)
+	}
+	dataBytes := queryInt64(t, db, "SELECT sum(file_size_in_bytes) FROM ns.t.data_files")
+	target := dataBytes / 4 // several output files
+
+	res := callRow(t, db, "CALL system.rewrite_data_files(table => 'ns.t', options => map('target-file-size-bytes', ?))", fmt.Sprint(target))
+	if got := res["rewritten_data_files_count"]; got != int64(files) {
+		t.Errorf("rewritten_data_files_count = %v, want %d", got, files)
+	}
+	if res["rewritten_bytes_count"].(int64) <= 0 {
+		t.Errorf("rewritten_bytes_count = %v", res["rewritten_bytes_count"])
+	}
+	if got := queryInt64(t, db, "SELECT count(*) FROM ns.t.delete_files"); got != 0 {
+		t.Errorf("%d delete files remain after the rewrite", got)
+	}
+	if after := queryRows(t, db, "SELECT id, v FROM ns.t ORDER BY id"); strings.Join(after, "\n") != strings.Join(before, "\n") {
+		t.Fatalf("rows changed by the rewrite: %d rows, %d before", len(after), len(before))
+	}
+	sizes := queryRows(t, db, "SELECT file_size_in_bytes FROM ns.t.data_files ORDER BY file_size_in_bytes DESC")
+	if int64(len(sizes)) != res["added_data_files_count"].(int64) {
+		t.Errorf("%d data files, added_data_files_count %v", len(sizes), res["added_data_files_count"])
+	}
+	if len(sizes) < 2 {
+		t.Fatalf("rewrite produced %d file(s); target %d bytes should give several", len(sizes), target)
+	}
+	// Every file but the last of the group is near the target: within the
+	// rewrite's own bounds (75% to 180%).
+	for i, s := range sizes {
+		var n int64
+		fmt.Sscan(s, &n)
+		if n > target*18/10 || (i < len(sizes)-1 && n < target*75/100) {
+			t.Errorf("file %d has %d bytes; target %d", i, n, target)
+		}
+	}
+}
+
+// TestMetadataDeleteAfterCommit: with write.metadata.delete-after-commit
+// enabled, only the current metadata file and previous-versions-max older
+// ones stay on disk.
+func TestMetadataDeleteAfterCommit(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		props   string
+		commits int
+		want    int
+	}{
+		{"enabled keeps 3 previous", "'write.metadata.delete-after-commit.enabled'='true', 'write.metadata.previous-versions-max'='3'", 10, 4},
+		{"enabled keeps 1 previous", "'write.metadata.delete-after-commit.enabled'='true', 'write.metadata.previous-versions-max'='1'", 5, 2},
+		{"disabled keeps all", "'write.metadata.previous-versions-max'='2'", 6, 7},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			db, wh := openWarehouse(t)
+			mustExec(t, db, "CREATE TABLE ns.t (id BIGINT) TBLPROPERTIES ("+tc.props+")")
+			for i := 0; i < tc.commits; i++ {
+				mustExec(t, db, "INSERT INTO ns.t VALUES (?)", int64(i))
+			}
+			var onDisk []string
+			for rel := range filesUnder(t, filepath.Join(tableDir(wh), "metadata")) {
+				if strings.HasSuffix(rel, ".metadata.json") {
+					onDisk = append(onDisk, rel)
+				}
+			}
+			if len(onDisk) != tc.want {
+				t.Fatalf("%d metadata files on disk %v, want %d", len(onDisk), onDisk, tc.want)
+			}
+			if got := queryInt64(t, db, "SELECT count(*) FROM ns.t"); got != int64(tc.commits) {
+				t.Errorf("%d rows, want %d", got, tc.commits)
+			}
+			// The log lists the current file and the retained previous ones.
+			logged := queryRows(t, db, "SELECT file FROM ns.t.metadata_log_entries")
+			if tc.want < tc.commits+1 && len(logged) != tc.want {
+				t.Errorf("metadata_log_entries has %d entries, want %d", len(logged), tc.want)
+			}
+			for _, l := range logged {
+				if !reachedBy(map[string]bool{l: true}, "metadata/"+filepath.Base(l)) {
+					continue
+				}
+				if _, err := os.Stat(filepath.Join(tableDir(wh), "metadata", filepath.Base(l))); err != nil && tc.want < tc.commits+1 {
+					t.Errorf("logged metadata file %s is missing: %v", l, err)
+				}
+			}
+		})
+	}
+}
+
+// TestCallInsideTransactionRefused: procedures and branch DDL change
+// tables at once, so an open transaction refuses them.
+func TestCallInsideTransactionRefused(t *testing.T) {
+	ctx := context.Background()
+	db, _ := openWarehouse(t)
+	mustExec(t, db, "CREATE TABLE ns.t (id BIGINT)")
+	mustExec(t, db, "INSERT INTO ns.t VALUES (1)")
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback()
+	for _, q := range []string{
+		"CALL system.expire_snapshots('ns.t')",
+		"CALL system.rewrite_manifests(table => 'ns.t')",
+		"ALTER TABLE ns.t CREATE BRANCH b",
+		"ALTER TABLE ns.t DROP TAG IF EXISTS v1",
+	} {
+		_, err := tx.Exec(q)
+		if !errors.Is(err, sqlexec.ErrDDLInTxn) {
+			t.Errorf("%s in a transaction: err = %v, want ErrDDLInTxn", q, err)
+		}
+	}
+	if err := tx.Rollback(); err != nil {
+		t.Fatal(err)
+	}
+	// Outside the transaction the same statements run.
+	mustExec(t, db, "ALTER TABLE ns.t CREATE BRANCH b")
 }
