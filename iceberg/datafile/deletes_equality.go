@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"slices"
 
@@ -18,18 +19,24 @@ import (
 // sharing one set of equality field ids. Keys are encoded with encodeKey;
 // null equals null, as in Java's StructLikeSet.
 type eqDeleteSet struct {
-	ids  []int // sorted equality field ids
-	keys map[string]struct{}
+	ids  []int                 // sorted equality field ids
+	keys []map[string]struct{} // one per delete file, or one merged
 }
+
+// mergeAbove is the number of cached per-file key sets above which a task
+// merges them into one, trading a copy for one lookup per row.
+const mergeAbove = 8
 
 // loadEqualityDeletes reads the equality delete files, grouped by their
 // equality ids. Values are read in the table schema's types so that they
-// compare equal to the (promoted) data values.
-func loadEqualityDeletes(ctx context.Context, fio fileio.FileIO, table *iceberg.Schema, mapping parquetfile.NameMapping, deletes []iceberg.DataFile) ([]*eqDeleteSet, error) {
+// compare equal to the (promoted) data values. With a cache each file is
+// parsed once per scan.
+func loadEqualityDeletes(ctx context.Context, fio fileio.FileIO, table *iceberg.Schema, mapping parquetfile.NameMapping, deletes []iceberg.DataFile, cache *DeleteCache) ([]*eqDeleteSet, error) {
 	var sets []*eqDeleteSet
 	for _, d := range deletes {
 		ids := slices.Clone(d.EqualityIDs)
 		slices.Sort(ids)
+		ids = slices.Compact(ids)
 		if len(ids) == 0 {
 			return nil, &FileError{Op: "read deletes", Path: d.FilePath, Err: corruptDelete(d.FilePath, errors.New("equality delete file has no equality ids"))}
 		}
@@ -40,25 +47,58 @@ func loadEqualityDeletes(ctx context.Context, fio fileio.FileIO, table *iceberg.
 			}
 		}
 		if set == nil {
-			set = &eqDeleteSet{ids: ids, keys: map[string]struct{}{}}
+			set = &eqDeleteSet{ids: ids}
 			sets = append(sets, set)
 		}
-		if err := set.read(ctx, fio, table, mapping, d); err != nil {
+		var err error
+		if cache == nil {
+			if len(set.keys) == 0 {
+				set.keys = []map[string]struct{}{{}}
+			}
+			err = readEqualityKeys(ctx, fio, table, mapping, ids, d, set.keys[0])
+		} else {
+			var keys map[string]struct{}
+			k := eqCacheKey{path: d.FilePath, ids: fmt.Sprint(ids), schemaID: table.ID}
+			for {
+				keys, err = cache.equalityKeys(k, func() (map[string]struct{}, error) {
+					m := map[string]struct{}{}
+					return m, readEqualityKeys(ctx, fio, table, mapping, ids, d, m)
+				})
+				// A load by a task whose context ended is not this task's
+				// failure: failed loads are not cached, so load again.
+				if err == nil || ctx.Err() != nil || !(errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)) {
+					break
+				}
+			}
+			set.keys = append(set.keys, keys)
+		}
+		if err != nil {
 			return nil, &FileError{Op: "read deletes", Path: d.FilePath, Err: err}
+		}
+	}
+	for _, s := range sets {
+		if len(s.keys) > mergeAbove {
+			merged := map[string]struct{}{}
+			for _, m := range s.keys {
+				maps.Copy(merged, m)
+			}
+			s.keys = []map[string]struct{}{merged}
 		}
 	}
 	return sets, nil
 }
 
-func (s *eqDeleteSet) read(ctx context.Context, fio fileio.FileIO, table *iceberg.Schema, mapping parquetfile.NameMapping, d iceberg.DataFile) error {
+// readEqualityKeys adds the encoded key of every row of the delete file d
+// to keys.
+func readEqualityKeys(ctx context.Context, fio fileio.FileIO, table *iceberg.Schema, mapping parquetfile.NameMapping, ids []int, d iceberg.DataFile, keys map[string]struct{}) error {
 	if d.FileFormat != iceberg.FormatParquet {
 		return fmt.Errorf("%w: %s", ErrUnsupportedFormat, d.FileFormat)
 	}
-	proj, err := table.Select(s.ids...)
+	proj, err := table.Select(ids...)
 	if err != nil {
 		return fmt.Errorf("%w: equality field is not in the table schema: %w", iceberg.ErrUnsupported, err)
 	}
-	for _, id := range s.ids {
+	for _, id := range ids {
 		if f, _ := table.FindFieldByID(id); !isPrimitive(f.Type) {
 			return fmt.Errorf("%w: equality field %d is not primitive", iceberg.ErrUnsupported, id)
 		}
@@ -88,16 +128,16 @@ func (s *eqDeleteSet) read(ctx context.Context, fio fileio.FileIO, table *iceber
 			return err
 		}
 		clear(cols)
-		if err := resolveColumns(rec, proj, s.ids, cols); err != nil {
+		if err := resolveColumns(rec, proj, ids, cols); err != nil {
 			rec.Release()
 			return err
 		}
 		for i := 0; i < int(rec.NumRows()); i++ {
-			if buf, err = encodeKey(buf[:0], s.ids, cols, i); err != nil {
+			if buf, err = encodeKey(buf[:0], ids, cols, i); err != nil {
 				rec.Release()
 				return err
 			}
-			s.keys[string(buf)] = struct{}{}
+			keys[string(buf)] = struct{}{}
 		}
 		rec.Release()
 	}
@@ -118,8 +158,12 @@ func (s *eqDeleteSet) contains(cols map[int]colRef, i int, buf []byte) (bool, []
 	if err != nil {
 		return false, buf, err
 	}
-	_, ok := s.keys[string(buf)]
-	return ok, buf, nil
+	for _, keys := range s.keys {
+		if _, ok := keys[string(buf)]; ok {
+			return true, buf, nil
+		}
+	}
+	return false, buf, nil
 }
 
 // encodeKey appends an unambiguous encoding of row i's values of ids.

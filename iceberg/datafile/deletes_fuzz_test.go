@@ -37,13 +37,18 @@ func FuzzPositionDeleteFile(f *testing.F) {
 		if err := os.WriteFile(path, b, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		pos, err := loadPositionDeletes(ctx, tt.fio, data.FilePath, []iceberg.DataFile{{FilePath: path, FileFormat: iceberg.FormatParquet}})
-		if err != nil {
-			return
-		}
-		for i, p := range pos {
-			if p < 0 || (i > 0 && p <= pos[i-1]) {
-				t.Fatalf("positions not sorted and unique: %v", pos)
+		// Without a cache, then with one (the first read learns the order,
+		// the second may rely on it).
+		cache := NewDeleteCache(0)
+		for _, c := range []*DeleteCache{nil, cache, cache} {
+			pos, err := loadPositionDeletes(ctx, tt.fio, data.FilePath, []iceberg.DataFile{{FilePath: path, FileFormat: iceberg.FormatParquet}}, c)
+			if err != nil {
+				return
+			}
+			for i, p := range pos {
+				if p < 0 || (i > 0 && p <= pos[i-1]) {
+					t.Fatalf("positions not sorted and unique: %v", pos)
+				}
 			}
 		}
 	})

@@ -9,17 +9,17 @@ import (
 )
 
 // loadPositionDeletes reads, from each position delete file, only the
-// positions deleted in dataPath, and returns them sorted and unique.
-// Delete files are sorted by path, so reading stops past dataPath and row
-// groups and whole files whose path bounds exclude it are skipped.
-func loadPositionDeletes(ctx context.Context, fio fileio.FileIO, dataPath string, deletes []iceberg.DataFile) ([]int64, error) {
+// positions deleted in dataPath, and returns them sorted and unique (files
+// need not list them in order). Whole files and row groups whose path
+// bounds exclude dataPath are skipped.
+func loadPositionDeletes(ctx context.Context, fio fileio.FileIO, dataPath string, deletes []iceberg.DataFile, cache *DeleteCache) ([]int64, error) {
 	var out []int64
 	for _, d := range deletes {
 		if !pathInBounds(d, dataPath) {
 			continue
 		}
 		var err error
-		out, err = readPositionsFor(ctx, fio, d.FilePath, dataPath, out)
+		out, err = readPositionsFor(ctx, fio, d.FilePath, dataPath, out, cache)
 		if err != nil {
 			return nil, &FileError{Op: "read deletes", Path: d.FilePath, Err: err}
 		}

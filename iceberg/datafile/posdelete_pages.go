@@ -2,7 +2,6 @@ package datafile
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 
 	"github.com/parquet-go/parquet-go"
@@ -11,58 +10,99 @@ import (
 
 type parquetStats = format.Statistics
 
-// matchingRows finds the rows [from, to) of a row group whose file_path is
-// dataPath (contiguous, as the file is sorted); past reports that a larger
-// path was seen, so later row groups cannot match.
-func matchingRows(cc parquet.ColumnChunk, col *parquet.Column, dataPath string, numRows int64) (from, to int64, past bool, err error) {
-	want := []byte(dataPath)
-	var prev []byte
-	var dec byteArrayDecoder
-	err = pageRows(cc, col, numRows, func(first int64, p parquet.Page) (bool, error) {
-		get, n, err := dec.values(p)
+// rowRange is the rows [from, to) of a row group.
+type rowRange struct{ from, to int64 }
+
+// pathScan scans the file_path column of one delete file for one data
+// path, row group after row group, checking the order as it goes.
+type pathScan struct {
+	want     []byte
+	stopPast bool // the file is known sorted: stop at the first larger path
+	past     bool // stopPast and a larger path was seen
+	unsorted bool // some path was smaller than the one before it
+
+	prev     []byte // last distinct path seen (a copy)
+	havePrev bool
+	prevCmp  int // bytes.Compare(prev, want)
+	dec      byteArrayDecoder
+}
+
+// rowGroup returns the ranges of rows whose path is the wanted one, in row
+// order (one range when the file is sorted).
+func (s *pathScan) rowGroup(cc parquet.ColumnChunk, col *parquet.Column, numRows int64) ([]rowRange, error) {
+	var ranges []rowRange
+	err := pageRows(cc, col, numRows, func(first int64, p parquet.Page) (bool, error) {
+		page, err := s.dec.values(p)
 		if err != nil {
 			return false, err
 		}
-		for i := 0; i < n; i++ {
-			v := get(i)
-			if prev != nil && bytes.Compare(v, prev) < 0 {
-				return false, errors.New("rows are not sorted by file_path")
+		lastIdx := int32(-1)
+		for i := 0; i < page.n; i++ {
+			// Consecutive rows of a path share a dictionary index: only a
+			// change of path needs comparing.
+			if idx := page.dictIndex(i); idx < 0 || idx != lastIdx {
+				lastIdx = idx
+				s.see(page.value(i))
 			}
-			prev = append(prev[:0], v...)
-			switch c := bytes.Compare(v, want); {
-			case c == 0:
-				if to == 0 {
-					from = first + int64(i)
+			switch {
+			case s.prevCmp == 0:
+				row := first + int64(i)
+				if n := len(ranges); n > 0 && ranges[n-1].to == row {
+					ranges[n-1].to++
+				} else {
+					ranges = append(ranges, rowRange{row, row + 1})
 				}
-				to = first + int64(i) + 1
-			case c > 0:
-				past = true
+			case s.prevCmp > 0 && s.stopPast:
+				s.past = true
 				return false, nil
 			}
 		}
 		return true, nil
 	})
-	return from, to, past, err
+	return ranges, err
 }
 
-// positionsIn appends the pos values of rows [from, to).
-func positionsIn(cc parquet.ColumnChunk, col *parquet.Column, from, to, numRows int64, out []int64) ([]int64, error) {
+// see records the next path in file order.
+func (s *pathScan) see(v []byte) {
+	if s.havePrev {
+		if bytes.Equal(v, s.prev) {
+			return
+		}
+		if bytes.Compare(v, s.prev) < 0 {
+			s.unsorted = true
+		}
+	}
+	s.prev = append(s.prev[:0], v...)
+	s.havePrev = true
+	s.prevCmp = bytes.Compare(v, s.want)
+}
+
+// positionsIn appends the pos values of the rows in ranges (ordered,
+// disjoint).
+func positionsIn(cc parquet.ColumnChunk, col *parquet.Column, ranges []rowRange, numRows int64, out []int64) ([]int64, error) {
+	r := 0
 	err := pageRows(cc, col, numRows, func(first int64, p parquet.Page) (bool, error) {
-		n := p.NumValues()
-		if first+n <= from {
+		end := first + p.NumValues()
+		if ranges[r].from >= end {
 			return true, nil
 		}
 		vals, err := int64Values(p)
 		if err != nil {
 			return false, err
 		}
-		for i := max(from-first, 0); i < n && first+i < to; i++ {
-			if vals[i] < 0 {
-				return false, fmt.Errorf("negative position %d", vals[i])
+		for ; r < len(ranges) && ranges[r].from < end; r++ {
+			for row := max(ranges[r].from, first); row < min(ranges[r].to, end); row++ {
+				v := vals[row-first]
+				if v < 0 {
+					return false, fmt.Errorf("negative position %d", v)
+				}
+				out = append(out, v)
 			}
-			out = append(out, vals[i])
+			if ranges[r].to > end {
+				break // continues on the next page
+			}
 		}
-		return first+n < to, nil
+		return r < len(ranges), nil
 	})
 	return out, err
 }
@@ -74,39 +114,67 @@ type byteArrayDecoder struct {
 	dictOffs []uint32
 }
 
-func (d *byteArrayDecoder) values(p parquet.Page) (func(int) []byte, int, error) {
+// byteArrayPage is one decoded page of byte arrays.
+type byteArrayPage struct {
+	n          int
+	idx        []int32 // dictionary indexes, nil for plain pages
+	data       []byte
+	offs       []uint32
+	dictOffsOf []uint32
+}
+
+func (p byteArrayPage) value(i int) []byte {
+	if p.idx != nil {
+		k := p.idx[i]
+		return p.data[p.dictOffsOf[k]:p.dictOffsOf[k+1]]
+	}
+	return p.data[p.offs[i]:p.offs[i+1]]
+}
+
+// dictIndex is row i's dictionary index, or -1 on a plain page.
+func (p byteArrayPage) dictIndex(i int) int32 {
+	if p.idx != nil {
+		return p.idx[i]
+	}
+	return -1
+}
+
+func (d *byteArrayDecoder) values(p parquet.Page) (byteArrayPage, error) {
 	n := int(p.NumValues())
 	if dict := p.Dictionary(); dict != nil {
 		dv := dict.Page().Data()
 		data, offs := dv.ByteArray()
 		if !sameBacking(offs, d.dictOffs) {
 			if err := checkOffsets(data, offs, dict.Len()); err != nil {
-				return nil, 0, fmt.Errorf("dictionary: %w", err)
+				return byteArrayPage{}, fmt.Errorf("dictionary: %w", err)
 			}
 			d.dictData, d.dictOffs = data, offs
 		}
 		pd := p.Data()
 		idx := pd.Int32()
 		if len(idx) != n {
-			return nil, 0, fmt.Errorf("page has %d dictionary indexes for %d values", len(idx), n)
+			return byteArrayPage{}, fmt.Errorf("page has %d dictionary indexes for %d values", len(idx), n)
 		}
 		size := int32(len(d.dictOffs) - 1)
 		for _, i := range idx {
 			if i < 0 || i >= size {
-				return nil, 0, fmt.Errorf("dictionary index %d out of range (%d entries)", i, size)
+				return byteArrayPage{}, fmt.Errorf("dictionary index %d out of range (%d entries)", i, size)
 			}
 		}
-		return func(i int) []byte { k := idx[i]; return d.dictData[d.dictOffs[k]:d.dictOffs[k+1]] }, n, nil
+		if idx == nil {
+			idx = []int32{}
+		}
+		return byteArrayPage{n: n, idx: idx, data: d.dictData, dictOffsOf: d.dictOffs}, nil
 	}
 	pd := p.Data()
 	data, offs := pd.ByteArray()
 	if n == 0 {
-		return nil, 0, nil
+		return byteArrayPage{}, nil
 	}
 	if err := checkOffsets(data, offs, n); err != nil {
-		return nil, 0, err
+		return byteArrayPage{}, err
 	}
-	return func(i int) []byte { return data[offs[i]:offs[i+1]] }, n, nil
+	return byteArrayPage{n: n, data: data, offs: offs}, nil
 }
 
 // checkOffsets validates n+1 non-decreasing offsets into data.

@@ -17,7 +17,15 @@ import (
 
 // readPositionsFor appends to out the positions that the delete file at
 // location records for dataPath.
-func readPositionsFor(ctx context.Context, fio fileio.FileIO, location, dataPath string, out []int64) ([]int64, error) {
+//
+// The spec requires rows sorted by file_path, but some writers (iceberg-go
+// v0.7.0) emit files covering several data files unsorted, and Java reads
+// them. So the reader only relies on the order once the cache says a full
+// read found the file sorted: then it stops at the first larger path.
+// Otherwise it reads the file_path column of every row group whose
+// statistics admit dataPath, and with a cache it reads all of them once to
+// learn the order for later tasks. Only dataPath's positions are kept.
+func readPositionsFor(ctx context.Context, fio fileio.FileIO, location, dataPath string, out []int64, cache *DeleteCache) ([]int64, error) {
 	in, err := fio.Open(ctx, location)
 	if err != nil {
 		return nil, err
@@ -35,32 +43,38 @@ func readPositionsFor(ctx context.Context, fio fileio.FileIO, location, dataPath
 	if err != nil {
 		return nil, corruptDelete(location, err)
 	}
+	sorted, known := cache.positionFileSorted(location)
+	learn := cache != nil && !known
+	scan := pathScan{want: []byte(dataPath), stopPast: known && sorted}
 	md := f.Metadata()
 	for i, rg := range f.RowGroups() {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		if lo, hi, ok := pathStats(md.RowGroups[i].Columns[pathCol.Index()].MetaData.Statistics); ok {
-			if dataPath < lo {
+		if lo, hi, ok := pathStats(md.RowGroups[i].Columns[pathCol.Index()].MetaData.Statistics); ok && !learn {
+			if dataPath < lo && scan.stopPast {
 				break // sorted by path: no later group holds it
 			}
-			if dataPath > hi {
+			if dataPath < lo || dataPath > hi {
 				continue
 			}
 		}
 		chunks := rg.ColumnChunks()
-		from, to, past, err := matchingRows(chunks[pathCol.Index()], pathCol, dataPath, rg.NumRows())
+		ranges, err := scan.rowGroup(chunks[pathCol.Index()], pathCol, rg.NumRows())
 		if err != nil {
 			return nil, corruptDelete(location, err)
 		}
-		if to > from {
-			if out, err = positionsIn(chunks[posCol.Index()], posCol, from, to, rg.NumRows(), out); err != nil {
+		if len(ranges) > 0 {
+			if out, err = positionsIn(chunks[posCol.Index()], posCol, ranges, rg.NumRows(), out); err != nil {
 				return nil, corruptDelete(location, err)
 			}
 		}
-		if past {
+		if scan.past {
 			break
 		}
+	}
+	if learn {
+		cache.setPositionFileSorted(location, !scan.unsorted)
 	}
 	return out, nil
 }

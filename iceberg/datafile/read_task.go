@@ -29,6 +29,10 @@ type ReadOptions struct {
 	// NameMapping resolves columns of files written without field ids; nil
 	// reads the table's schema.name-mapping.default property.
 	NameMapping parquetfile.NameMapping
+	// DeleteCache, shared by the tasks of one scan, keeps parsed equality
+	// delete files and the order of position delete files so that each is
+	// read once per scan rather than once per task; nil reads them per task.
+	DeleteCache *DeleteCache
 }
 
 // RecordIterator yields Arrow records until io.EOF.
@@ -84,10 +88,10 @@ func ReadTask(ctx context.Context, fio fileio.FileIO, meta *iceberg.TableMetadat
 	}
 	it := &taskIterator{outPositions: opts.WithPositions, path: f.FilePath}
 	var err error
-	if it.deleted, err = loadPositionDeletes(ctx, fio, f.FilePath, posDeletes); err != nil {
+	if it.deleted, err = loadPositionDeletes(ctx, fio, f.FilePath, posDeletes, opts.DeleteCache); err != nil {
 		return nil, err
 	}
-	if it.eqSets, err = loadEqualityDeletes(ctx, fio, table, mapping, eqDeletes); err != nil {
+	if it.eqSets, err = loadEqualityDeletes(ctx, fio, table, mapping, eqDeletes, opts.DeleteCache); err != nil {
 		return nil, err
 	}
 	if task.Residual != nil {

@@ -451,18 +451,26 @@ func TestPositionDeletesManyFiles(t *testing.T) {
 	if len(dfs) != 1 || dfs[0].RecordCount != files*40 || dfs[0].ReferencedDataFile != nil {
 		t.Fatalf("delete files %+v", dfs)
 	}
-	for _, i := range []int{0, 1, 1499, 2998, 2999} {
-		got, err := loadPositionDeletes(ctx, tt.fio, pathOf(i), dfs)
-		if err != nil {
-			t.Fatal(err)
+	// Without a cache, then twice with one: the first read learns that the
+	// file is sorted, the second stops early.
+	cache := NewDeleteCache(0)
+	for _, c := range []*DeleteCache{nil, cache, cache} {
+		for _, i := range []int{0, 1, 1499, 2998, 2999} {
+			got, err := loadPositionDeletes(ctx, tt.fio, pathOf(i), dfs, c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(got, posOf(i)) {
+				t.Errorf("file %d: positions %v", i, got)
+			}
 		}
-		if !slices.Equal(got, posOf(i)) {
-			t.Errorf("file %d: positions %v", i, got)
+		for _, p := range []string{tt.loc + "/data/a.parquet", tt.loc + "/data/z.parquet", pathOf(5) + "x"} {
+			if got, err := loadPositionDeletes(ctx, tt.fio, p, dfs, c); err != nil || len(got) != 0 {
+				t.Errorf("%s: %v %v", p, got, err)
+			}
 		}
 	}
-	for _, p := range []string{tt.loc + "/data/a.parquet", tt.loc + "/data/z.parquet", pathOf(5) + "x"} {
-		if got, err := loadPositionDeletes(ctx, tt.fio, p, dfs); err != nil || len(got) != 0 {
-			t.Errorf("%s: %v %v", p, got, err)
-		}
+	if sorted, known := cache.positionFileSorted(dfs[0].FilePath); !sorted || !known {
+		t.Errorf("cache verdict sorted=%v known=%v", sorted, known)
 	}
 }
