@@ -67,7 +67,7 @@ func (c *chunkData) load(cc parquet.ColumnChunk, maxDef, maxRep byte) error {
 	pages := cc.Pages()
 	defer pages.Close()
 	for {
-		p, err := pages.ReadPage()
+		p, err := readPage(pages)
 		if errors.Is(err, io.EOF) {
 			break
 		}
@@ -257,4 +257,16 @@ func int96Micros(v deprecated.Int96) int64 {
 	nanos := int64(uint64(v[1])<<32 | uint64(v[0]))
 	julian := int64(v[2])
 	return (julian-2440588)*86400_000_000 + nanos/1000
+}
+
+// readPage reads the next page. parquet-go panics on some malformed page
+// bodies (RLE runs past the buffer); this is the boundary where untrusted
+// page bytes enter it, so such a panic means a corrupt file.
+func readPage(pages parquet.Pages) (p parquet.Page, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			p, err = nil, corrupt("malformed page: %v", r)
+		}
+	}()
+	return pages.ReadPage()
 }

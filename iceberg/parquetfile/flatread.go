@@ -48,7 +48,7 @@ func (f *flatReader) nextPage() error {
 		if f.pages == nil {
 			return corrupt("column %q ran out of values", col.Name())
 		}
-		p, err := f.pages.ReadPage()
+		p, err := readPage(f.pages)
 		if errors.Is(err, io.EOF) {
 			return corrupt("column %q ran out of values", col.Name())
 		}
