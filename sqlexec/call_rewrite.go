@@ -13,7 +13,9 @@ import (
 	"github.com/icesql/icesql/iceberg/expr"
 	"github.com/icesql/icesql/iceberg/maintenance"
 	"github.com/icesql/icesql/iceberg/table"
+	"github.com/icesql/icesql/planner"
 	"github.com/icesql/icesql/sqlexec/parser"
+	"github.com/icesql/icesql/sqlexec/pushdown"
 )
 
 func callRewriteDataFiles(ctx context.Context, s *Session, a callArgs) (maintenance.Result, error) {
@@ -197,9 +199,39 @@ func (s *Session) whereFilter(ctx context.Context, id table.Identifier, where st
 	if err != nil {
 		return nil, err
 	}
-	f, ok := wholeFileFilter(q.plan)
+	f, ok := exactScanFilter(q.plan)
 	if !ok {
 		return nil, fmt.Errorf("%q cannot be converted to an Iceberg filter (compare columns with constants)", where)
 	}
 	return f, nil
+}
+
+// exactScanFilter finds the one Iceberg scan of an optimized
+// SELECT * ... WHERE plan and converts its pushed filters exactly; a filter
+// left above the scan, another scan, or a filter that does not convert
+// gives false.
+func exactScanFilter(p planner.Plan) (expr.Expr, bool) {
+	var scans []*planner.Scan
+	ok := true
+	var walk func(p planner.Plan)
+	walk = func(p planner.Plan) {
+		switch n := p.(type) {
+		case *planner.Filter:
+			ok = false
+		case *planner.Scan:
+			scans = append(scans, n)
+		}
+		for _, c := range p.Children() {
+			walk(c)
+		}
+	}
+	walk(p)
+	if !ok || len(scans) != 1 {
+		return nil, false
+	}
+	it, isIceberg := scans[0].Table.(*icebergTable)
+	if !isIceberg {
+		return nil, false
+	}
+	return pushdown.Exact(it.arrow, scans[0].Filters)
 }
