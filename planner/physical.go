@@ -86,12 +86,11 @@ func (b *builder) build(p Plan) (exec.RecordIterator, error) {
 		if err != nil {
 			return nil, err
 		}
-		keys := make([]exec.SortKey, len(n.Keys))
-		for i, k := range n.Keys {
-			keys[i] = exec.SortKey{Expr: k.Expr, Desc: k.Desc, NullsFirst: k.NullsFirst}
-		}
-		return &exec.Sort{Input: in, Keys: keys, EC: b.ec}, nil
+		return &exec.Sort{Input: in, Keys: sortKeys(n), EC: b.ec}, nil
 	case *Limit:
+		if s, ok := n.Input.(*Sort); ok && n.Count >= 0 && n.Offset+n.Count >= n.Count {
+			return b.topN(n, s)
+		}
 		in, err := b.build(n.Input)
 		if err != nil {
 			return nil, err
@@ -114,6 +113,27 @@ func (b *builder) build(p Plan) (exec.RecordIterator, error) {
 		return b.values(n)
 	}
 	return nil, unsupported("plan node %T", p)
+}
+
+func sortKeys(s *Sort) []exec.SortKey {
+	keys := make([]exec.SortKey, len(s.Keys))
+	for i, k := range s.Keys {
+		keys[i] = exec.SortKey{Expr: k.Expr, Desc: k.Desc, NullsFirst: k.NullsFirst}
+	}
+	return keys
+}
+
+// topN keeps only the OFFSET+LIMIT first rows of a sort (a heap), not all.
+func (b *builder) topN(l *Limit, s *Sort) (exec.RecordIterator, error) {
+	if err := b.prepareExprs(s); err != nil {
+		return nil, err
+	}
+	in, err := b.build(s.Input)
+	if err != nil {
+		return nil, err
+	}
+	top := &exec.TopN{Input: in, Keys: sortKeys(s), N: l.Offset + l.Count, EC: b.ec}
+	return &exec.Limit{Input: top, Offset: l.Offset, Count: l.Count}, nil
 }
 
 func (b *builder) build2(l, r Plan) (exec.RecordIterator, exec.RecordIterator, error) {

@@ -1,0 +1,71 @@
+package exec
+
+import (
+	"cmp"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+)
+
+// topHeap is a max-heap of kept rows: the root is the last in output order.
+type topHeap struct {
+	t    *TopN
+	rows []topRow
+	cmps []func(a, b arrow.Array, i, j int) int
+}
+
+func (h *topHeap) Len() int           { return len(h.rows) }
+func (h *topHeap) Less(i, j int) bool { return h.before(h.rows[j], h.rows[i]) }
+func (h *topHeap) Swap(i, j int)      { h.rows[i], h.rows[j] = h.rows[j], h.rows[i] }
+func (h *topHeap) Push(x any)         { h.rows = append(h.rows, x.(topRow)) }
+func (h *topHeap) Pop() any {
+	x := h.rows[len(h.rows)-1]
+	h.rows = h.rows[:len(h.rows)-1]
+	return x
+}
+
+// before reports whether a comes before b in the sort order (ties by
+// input order, as a stable sort).
+func (h *topHeap) before(a, b topRow) bool {
+	sa, sb := h.t.slots[a.slot], h.t.slots[b.slot]
+	base := len(sa.cols) - len(h.t.Keys)
+	for k, key := range h.t.Keys {
+		x, y := sa.cols[base+k], sb.cols[base+k]
+		xn, yn := x.IsNull(int(a.row)), y.IsNull(int(b.row))
+		if xn || yn {
+			if xn && yn {
+				continue
+			}
+			return xn == key.NullsFirst
+		}
+		c := h.cmps[k](x, y, int(a.row), int(b.row))
+		if c != 0 {
+			return (c < 0) != key.Desc
+		}
+	}
+	return a.seq < b.seq
+}
+
+// crossComparator compares non-null values of two arrays of type t, with
+// the order Sort uses.
+func crossComparator(t arrow.DataType) func(a, b arrow.Array, i, j int) int {
+	switch t.ID() {
+	case arrow.INT64:
+		return func(a, b arrow.Array, i, j int) int {
+			return cmp.Compare(a.(*array.Int64).Value(i), b.(*array.Int64).Value(j))
+		}
+	case arrow.INT32:
+		return func(a, b arrow.Array, i, j int) int {
+			return cmp.Compare(a.(*array.Int32).Value(i), b.(*array.Int32).Value(j))
+		}
+	case arrow.FLOAT64:
+		return func(a, b arrow.Array, i, j int) int {
+			return cmp.Compare(a.(*array.Float64).Value(i), b.(*array.Float64).Value(j))
+		}
+	case arrow.STRING:
+		return func(a, b arrow.Array, i, j int) int {
+			return cmp.Compare(a.(*array.String).Value(i), b.(*array.String).Value(j))
+		}
+	}
+	return func(a, b arrow.Array, i, j int) int { return CompareValues(ValueAt(a, i), ValueAt(b, j)) }
+}
