@@ -19,6 +19,7 @@ import (
 	"github.com/icesql/icesql/iceberg/table"
 	"github.com/icesql/icesql/planner"
 	"github.com/icesql/icesql/sqlexec/exec"
+	"github.com/icesql/icesql/sqlexec/pushdown"
 )
 
 // icebergTable is an Iceberg table at one snapshot, as the planner reads it.
@@ -53,7 +54,7 @@ func (it *icebergTable) plan(ctx context.Context, req planner.ScanRequest) ([]sc
 	if it.snap == nil {
 		return nil, scan.Stats{}, nil
 	}
-	filter := toIcebergFilter(it.arrow, req.Filters)
+	filter := pushdown.Pruning(it.arrow, req.Filters)
 	tasks, stats, err := scan.Plan(ctx, opener(ctx, it.t.IO()), it.t.Metadata(), it.snap.SnapshotID, filter, scan.Options{})
 	if err != nil && filter != nil && errors.Is(err, iceberg.ErrInvalidExpression) {
 		// A filter the binder refuses only costs pruning.
@@ -96,7 +97,7 @@ func (it *icebergTable) ExplainScan(ctx context.Context, req planner.ScanRequest
 		return "", err
 	}
 	s := fmt.Sprintf("iceberg %s snapshot=%d: %s", it.t.Ident(), it.snap.SnapshotID, stats)
-	if f := toIcebergFilter(it.arrow, req.Filters); f != nil {
+	if f := pushdown.Pruning(it.arrow, req.Filters); f != nil {
 		s += " filter=" + f.String()
 	}
 	return s, nil

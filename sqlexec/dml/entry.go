@@ -8,6 +8,7 @@ import (
 	"github.com/icesql/icesql/iceberg/expr"
 	"github.com/icesql/icesql/planner"
 	"github.com/icesql/icesql/sqlexec/parser"
+	"github.com/icesql/icesql/sqlexec/pushdown"
 )
 
 // Delete runs DELETE FROM t [WHERE cond] and returns the rows deleted. A
@@ -53,7 +54,7 @@ func (r *Runner) metadataDelete(ctx context.Context, tt *targetTable, p planner.
 	if s == nil {
 		return 0, false, nil
 	}
-	filter, ok := exactFilter(tt.cols, s.Filters)
+	filter, ok := pushdown.Exact(tt.cols, s.Filters)
 	if !ok {
 		return 0, false, nil
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/icesql/icesql/iceberg/expr"
 	"github.com/icesql/icesql/planner"
 	"github.com/icesql/icesql/sqlexec/parser"
+	"github.com/icesql/icesql/sqlexec/pushdown"
 )
 
 // srcColumn flags joined rows that have a source row.
@@ -205,7 +206,7 @@ func (r *Runner) mergeConflictFilter(ctx context.Context, tt *targetTable, st *p
 			continue // reads the source, or cannot bind alone
 		}
 		if s := findTargetScan(p, tt); s != nil {
-			if f := pruningFilter(tt.cols, s.Filters); f != nil {
+			if f := pushdown.Pruning(tt.cols, s.Filters); f != nil {
 				parts = append(parts, f)
 			}
 		}

@@ -9,6 +9,7 @@ import (
 	"github.com/icesql/icesql/iceberg/expr"
 	"github.com/icesql/icesql/planner"
 	"github.com/icesql/icesql/sqlexec/parser"
+	"github.com/icesql/icesql/sqlexec/pushdown"
 )
 
 // singleTarget is the table of a one-table DELETE or UPDATE.
@@ -108,7 +109,7 @@ func (r *Runner) updateQuery(ctx context.Context, tt *targetTable, upd *ast.Upda
 // rows a statement's query reads: the filters pushed into its scan.
 func conflictFilter(p planner.Plan, tt *targetTable) expr.Expr {
 	if s := findTargetScan(p, tt); s != nil {
-		if f := pruningFilter(tt.cols, s.Filters); f != nil {
+		if f := pushdown.Pruning(tt.cols, s.Filters); f != nil {
 			return f
 		}
 	}

@@ -19,6 +19,7 @@ import (
 	"github.com/icesql/icesql/iceberg/table"
 	"github.com/icesql/icesql/planner"
 	"github.com/icesql/icesql/sqlexec/exec"
+	"github.com/icesql/icesql/sqlexec/pushdown"
 )
 
 // Hidden columns of the target table: the data file and position of each
@@ -92,7 +93,7 @@ func (tt *targetTable) task(path string) (scan.FileScanTask, bool) {
 }
 
 func (tt *targetTable) Scan(ctx context.Context, req planner.ScanRequest) (exec.RecordIterator, error) {
-	tasks, err := tt.planTasks(ctx, pruningFilter(tt.cols, req.Filters))
+	tasks, err := tt.planTasks(ctx, pushdown.Pruning(tt.cols, req.Filters))
 	if err != nil {
 		return nil, err
 	}

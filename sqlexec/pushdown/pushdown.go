@@ -1,4 +1,6 @@
-package sqlexec
+// Package pushdown converts the filters the planner pushes to a scan into
+// Iceberg expressions, for file pruning and for exact row selection.
+package pushdown
 
 import (
 	"github.com/apache/arrow-go/v18/arrow"
@@ -10,11 +12,12 @@ import (
 	"github.com/icesql/icesql/sqlexec/exec"
 )
 
-// toIcebergFilter converts what it can of pushed-down planner filters (over
-// the table's Arrow schema) to one Iceberg expression for file pruning.
-// Filters it cannot convert are left out: pruning stays sound because the
-// engine re-applies every filter to the rows.
-func toIcebergFilter(schema *arrow.Schema, filters []planner.Expr) expr.Expr {
+// Pruning converts what it can of pushed-down planner filters (over the
+// table's Arrow schema) to one Iceberg expression, a superset of the rows
+// the filters select: sound for file pruning and conflict filters, since
+// the engine re-applies every filter to the rows. Filters it cannot
+// convert are left out; nil when nothing converts.
+func Pruning(schema *arrow.Schema, filters []planner.Expr) expr.Expr {
 	var parts []expr.Expr
 	for _, f := range filters {
 		if e, ok := convertFilter(schema, f, false); ok {
@@ -27,8 +30,9 @@ func toIcebergFilter(schema *arrow.Schema, filters []planner.Expr) expr.Expr {
 	return expr.And(parts...)
 }
 
-// exactFilter converts every filter exactly, or reports false.
-func exactFilter(schema *arrow.Schema, filters []planner.Expr) (expr.Expr, bool) {
+// Exact converts every filter exactly (an always-true expression for no
+// filters), or reports false.
+func Exact(schema *arrow.Schema, filters []planner.Expr) (expr.Expr, bool) {
 	parts := []expr.Expr{expr.True()}
 	for _, f := range filters {
 		e, ok := convertFilter(schema, f, true)
