@@ -15,7 +15,7 @@ import (
 // taskIterator reads one data file. Columns needed only by equality
 // deletes or the residual are read by a second reader over the same file
 // (aux), whose batches line up with the main reader's because both use the
-// same batch size and no row group filter.
+// same batch size and skip the same row groups.
 type taskIterator struct {
 	path         string
 	outPositions bool
@@ -77,7 +77,13 @@ func (it *taskIterator) open(ctx context.Context, fio fileio.FileIO, table, proj
 	if err != nil {
 		return &FileError{Op: "read", Path: it.path, Err: err}
 	}
-	ro := parquetfile.ReadOptions{BatchSize: opts.BatchSize, NameMapping: mapping, WithPosition: it.needPos}
+	var keepGroups []bool
+	if it.residualExpr != nil {
+		if keepGroups, err = rowGroupsMatching(ctx, pr, table, it.residualExpr, it.residualIDs, mapping); err != nil {
+			return &FileError{Op: "read", Path: it.path, Err: err}
+		}
+	}
+	ro := parquetfile.ReadOptions{BatchSize: opts.BatchSize, NameMapping: mapping, WithPosition: it.needPos, RowGroupFilter: replayFilter(keepGroups)}
 	if it.main, err = pr.NewRecordReader(ctx, projection, ro); err != nil {
 		return &FileError{Op: "read", Path: it.path, Err: err}
 	}
@@ -86,6 +92,7 @@ func (it *taskIterator) open(ctx context.Context, fio fileio.FileIO, table, proj
 			return err
 		}
 		ro.WithPosition = false
+		ro.RowGroupFilter = replayFilter(keepGroups)
 		if it.aux, err = pr.NewRecordReader(ctx, it.auxSchema, ro); err != nil {
 			return &FileError{Op: "read", Path: it.path, Err: err}
 		}
@@ -253,5 +260,19 @@ func (it *taskIterator) Close() {
 	}
 	if it.in != nil {
 		_ = it.in.Close()
+	}
+}
+
+// replayFilter is a row group filter returning the decisions in keep, one
+// call per row group in file order; nil keeps every group.
+func replayFilter(keep []bool) func(map[int]parquetfile.ColumnStats) bool {
+	if keep == nil {
+		return nil
+	}
+	next := 0
+	return func(map[int]parquetfile.ColumnStats) bool {
+		ok := next >= len(keep) || keep[next]
+		next++
+		return ok
 	}
 }
