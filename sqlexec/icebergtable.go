@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime"
 	"sync"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -36,6 +37,8 @@ type icebergTable struct {
 var (
 	_ planner.Table     = (*icebergTable)(nil)
 	_ planner.Explainer = (*icebergTable)(nil)
+
+	_ planner.PartitionedTable = (*icebergTable)(nil)
 )
 
 func newIcebergTable(t *table.Table, snap *iceberg.Snapshot, schema *iceberg.Schema) (*icebergTable, error) {
@@ -64,28 +67,62 @@ func (it *icebergTable) plan(ctx context.Context, req planner.ScanRequest) ([]sc
 }
 
 func (it *icebergTable) Scan(ctx context.Context, req planner.ScanRequest) (exec.RecordIterator, error) {
-	tasks, stats, err := it.plan(ctx, req)
+	tasks, proj, out, err := it.prepare(ctx, req)
 	if err != nil {
 		return nil, err
 	}
-	it.mu.Lock()
-	it.stats = stats
-	it.mu.Unlock()
+	return it.newTaskIterator(tasks, proj, out, req.Limit, datafile.NewDeleteCache(0)), nil
+}
+
+// ScanPartitions splits the planned files into parts of about equal
+// bytes, one per parallel worker, each read like Scan reads them.
+func (it *icebergTable) ScanPartitions(ctx context.Context, req planner.ScanRequest) ([]exec.RecordIterator, error) {
+	tasks, proj, out, err := it.prepare(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	// One delete cache per scan: parts share the parsed delete files.
+	cache := datafile.NewDeleteCache(0)
+	groups := balanceTasks(tasks, runtime.GOMAXPROCS(0))
+	parts := make([]exec.RecordIterator, len(groups))
+	for i, g := range groups {
+		parts[i] = it.newTaskIterator(g, proj, out, req.Limit, cache)
+	}
+	if len(parts) == 0 {
+		parts = append(parts, it.newTaskIterator(nil, proj, out, req.Limit, cache))
+	}
+	return parts, nil
+}
+
+// prepare plans the files of a request and the projection that reads
+// its columns.
+func (it *icebergTable) prepare(ctx context.Context, req planner.ScanRequest) ([]scan.FileScanTask, *iceberg.Schema, *arrow.Schema, error) {
 	fields := make([]iceberg.NestedField, len(req.Columns))
 	outFields := make([]arrow.Field, len(req.Columns))
 	all := it.schema.Fields()
 	for i, c := range req.Columns {
 		if c < 0 || c >= len(all) {
-			return nil, fmt.Errorf("sqlexec: scan column %d out of range", c)
+			return nil, nil, nil, fmt.Errorf("sqlexec: scan column %d out of range", c)
 		}
 		fields[i] = all[c]
 		outFields[i] = it.arrow.Field(c)
 	}
 	proj, err := iceberg.NewSchema(it.schema.ID, fields)
 	if err != nil {
-		return nil, err
+		return nil, nil, nil, err
 	}
-	return &taskIterator{fio: it.t.IO(), meta: it.t.Metadata(), tasks: tasks, proj: proj, out: arrow.NewSchema(outFields, nil), limit: req.Limit}, nil
+	tasks, stats, err := it.plan(ctx, req)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	it.mu.Lock()
+	it.stats = stats
+	it.mu.Unlock()
+	return tasks, proj, arrow.NewSchema(outFields, nil), nil
+}
+
+func (it *icebergTable) newTaskIterator(tasks []scan.FileScanTask, proj *iceberg.Schema, out *arrow.Schema, limit int64, cache *datafile.DeleteCache) *taskIterator {
+	return &taskIterator{fio: it.t.IO(), meta: it.t.Metadata(), tasks: tasks, proj: proj, out: out, limit: limit, deletes: cache}
 }
 
 func (it *icebergTable) ExplainScan(ctx context.Context, req planner.ScanRequest) (string, error) {
@@ -113,6 +150,8 @@ type taskIterator struct {
 	out   *arrow.Schema
 	limit int64 // -1: none
 	rows  int64
+	// deletes is shared by the iterators of one scan.
+	deletes *datafile.DeleteCache
 
 	cur datafile.RecordIterator
 }
@@ -138,7 +177,7 @@ func (ti *taskIterator) Next(ctx context.Context) (arrow.RecordBatch, error) {
 				ti.rows += task.File.RecordCount
 				return array.NewRecordBatch(ti.out, nil, task.File.RecordCount), nil
 			}
-			cur, err := datafile.ReadTask(ctx, ti.fio, ti.meta, task, ti.proj, datafile.ReadOptions{})
+			cur, err := datafile.ReadTask(ctx, ti.fio, ti.meta, task, ti.proj, datafile.ReadOptions{DeleteCache: ti.deletes})
 			if err != nil {
 				return nil, err
 			}
