@@ -3,7 +3,6 @@ package interop
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"iter"
 	"path/filepath"
 	"slices"
@@ -195,17 +194,18 @@ func TestIcebergGoWritesIcesqlReads(t *testing.T) {
 				requireDeleteKinds(t, iceTbl)
 			})
 			t.Run("icesql reads", func(t *testing.T) {
-				got, err := iceRowsErr(iceTbl)
-				if err != nil && errors.Is(err, iceberg.ErrInvalidDataFile) && unsortedPositionDeletes(t, iceTbl) {
-					// Known gap, see README: the spec says position deletes
-					// must be sorted by file_path, iceberg-go v0.7.0 does
-					// not sort them, Java reads them anyway.
-					t.Skipf("KNOWN GAP: iceberg-go wrote a position delete file not sorted by file_path and icesql rejects it: %v", err)
+				// iceberg-go v0.7.0 may write position delete files not
+				// sorted by file_path (the spec asks for sorted; Java and
+				// icesql read them anyway). Read per task, then with one
+				// delete cache for the scan.
+				t.Logf("unsorted position delete file: %v", unsortedPositionDeletes(t, iceTbl))
+				for _, opts := range []datafile.ReadOptions{{}, {DeleteCache: datafile.NewDeleteCache(0)}} {
+					got, err := iceRowsOpts(iceTbl, opts)
+					if err != nil {
+						t.Fatal(err)
+					}
+					requireSameRows(t, "expected", want, "icesql", got)
 				}
-				if err != nil {
-					t.Fatal(err)
-				}
-				requireSameRows(t, "expected", want, "icesql", got)
 			})
 			t.Run("iceberg-go agrees", func(t *testing.T) {
 				requireSameRows(t, "expected", want, "iceberg-go", goRows(t, goTbl))

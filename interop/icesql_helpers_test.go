@@ -205,8 +205,12 @@ func iceRows(tb testing.TB, t *table.Table) []string {
 }
 
 func iceRowsErr(t *table.Table) ([]string, error) {
+	return iceRowsOpts(t, datafile.ReadOptions{})
+}
+
+func iceRowsOpts(t *table.Table, opts datafile.ReadOptions) ([]string, error) {
 	var rows []string
-	err := iceScan(context.Background(), t, datafile.ReadOptions{}, func(_ scan.FileScanTask, rec arrow.RecordBatch) error {
+	err := iceScan(context.Background(), t, opts, func(_ scan.FileScanTask, rec arrow.RecordBatch) error {
 		rows = append(rows, renderRecord(rec)...)
 		return nil
 	})
