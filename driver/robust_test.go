@@ -4,7 +4,10 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"flag"
+	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -309,6 +312,26 @@ func TestKnownBugs(t *testing.T) {
 		db := newErrorWarehouse(t)
 		checkErr(t, execOrQuery(context.Background(), db, "INSERT INTO u (id, id) VALUES (1, 2)"), errCase{sql: "INSERT INTO u (id, id)", names: []string{"id"}})
 	})
+	t.Run("limit plus offset overflow", func(t *testing.T) {
+		t.Skip("known bug: LIMIT 9223372036854775807 OFFSET 1 returns no rows: Offset+Count overflows in planner/opt_limit.go:11 and sqlexec/exec/op_basic.go:124")
+		db := openDB(t, t.TempDir())
+		mustExec(t, db, "CREATE TABLE u (id BIGINT)")
+		mustExec(t, db, "INSERT INTO u VALUES (1), (2), (3)")
+		for _, q := range []string{"SELECT id FROM u ORDER BY id LIMIT 9223372036854775807 OFFSET 1", "SELECT id FROM u LIMIT 9223372036854775807 OFFSET 1"} {
+			if got := queryStrings(t, db, q); len(got) != 2 {
+				t.Errorf("%s: got %v, want 2 rows", q, got)
+			}
+		}
+	})
+	t.Run("quadratic arithmetic chain", func(t *testing.T) {
+		t.Skip("known bug: planner/expr.go:92 Arith.DataType recurses into L on every call, so binding/folding an n-term 1 + 1 + ... is O(n^2): 100000 terms take ~5 minutes and ignore the context deadline")
+		db := openDB(t, t.TempDir())
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		defer cancel()
+		if err := execOrQuery(ctx, db, "SELECT 0"+strings.Repeat(" + 1", 100000)); err != nil {
+			t.Fatal(err)
+		}
+	})
 	t.Run("int64 underflow", func(t *testing.T) {
 		t.Skip("known bug: SELECT -9223372036854775808 - 1 gives the double -9.223372036854776e+18 instead of an integer overflow error")
 		db := openDB(t, t.TempDir())
@@ -342,4 +365,97 @@ func tryTableDigest(db *sql.DB, table string) (string, error) {
 		parts = append(parts, strings.Join(rows, "\n"))
 	}
 	return strings.Join(parts, "\n--\n"), nil
+}
+
+// heavy runs the full-size resource-limit cases (seconds each).
+var heavy = flag.Bool("heavy", false, "run the full-size resource-limit cases")
+
+func repeatJoin(n int, format, sep string) string {
+	parts := make([]string, n)
+	for i := range parts {
+		parts[i] = fmt.Sprintf(format, i)
+	}
+	return strings.Join(parts, sep)
+}
+
+// TestResourceLimits: statements of extreme size finish with the right
+// answer or fail with a clear error; none crashes or runs past its deadline.
+func TestResourceLimits(t *testing.T) {
+	db := openDB(t, t.TempDir())
+	mustExec(t, db, "CREATE TABLE u (id BIGINT, s STRING)")
+	mustExec(t, db, "INSERT INTO u VALUES (1, 'x'), (2, 'y'), (3, 'z')")
+	scale := 1
+	if *heavy {
+		scale = 10
+	}
+	big := strings.Repeat("x", scale<<20)
+	tests := []struct {
+		name, sql string
+		want      []string
+	}{
+		{"huge IN list", "SELECT count(*) FROM u WHERE id IN (" + repeatJoin(10000*scale, "%d", ",") + ")", []string{"3"}},
+		{"huge NOT IN list", "SELECT count(*) FROM u WHERE id NOT IN (" + repeatJoin(10000*scale, "%d", ",") + ")", []string{"0"}},
+		{"deep parentheses", "SELECT " + strings.Repeat("(", 1000*scale) + "1" + strings.Repeat(")", 1000*scale), []string{"1"}},
+		{"deep negation", "SELECT " + strings.Repeat("- ", 1000*scale) + "1", []string{"1"}},
+		{"deep NOT", "SELECT " + strings.Repeat("NOT ", 1000*scale) + "true", []string{"true"}},
+		{"long arithmetic chain", "SELECT 0" + strings.Repeat(" + 1", 1000*scale), []string{strconv.Itoa(1000 * scale)}},
+		{"nested scalar subqueries", "SELECT " + strings.Repeat("(SELECT ", 50*scale) + "1" + strings.Repeat(")", 50*scale), []string{"1"}},
+		{"big string literal", "SELECT length('" + big + "')", []string{strconv.Itoa(len(big))}},
+		{"many columns", "SELECT " + repeatJoin(1000*scale, "id + %d", ", ") + " FROM u WHERE id = 1", []string{shiftedCounts(1000 * scale)}},
+		{"limit max int64", "SELECT id FROM u ORDER BY id LIMIT 9223372036854775807", []string{"1", "2", "3"}},
+		{"offset max int64", "SELECT id FROM u LIMIT 9223372036854775807 OFFSET 9223372036854775807", nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+			defer cancel()
+			rows, err := db.QueryContext(ctx, tc.sql)
+			if err != nil {
+				// A clear refusal is fine; a crash or a hang is not.
+				if err.Error() == "" || errors.Is(err, context.DeadlineExceeded) {
+					t.Fatalf("err = %v", err)
+				}
+				t.Logf("refused: %.200v", err)
+				return
+			}
+			defer rows.Close()
+			cols, _ := rows.Columns()
+			var got []string
+			for rows.Next() {
+				vals := make([]any, len(cols))
+				ptrs := make([]any, len(cols))
+				for i := range vals {
+					ptrs[i] = &vals[i]
+				}
+				if err := rows.Scan(ptrs...); err != nil {
+					t.Fatal(err)
+				}
+				parts := make([]string, len(vals))
+				for i, v := range vals {
+					parts[i] = fmt.Sprint(v)
+				}
+				got = append(got, strings.Join(parts, "|"))
+			}
+			if err := rows.Err(); err != nil {
+				t.Fatalf("reading rows: %v", err)
+			}
+			if !slices.Equal(got, tc.want) {
+				t.Fatalf("got %.200v, want %.200v", got, tc.want)
+			}
+		})
+	}
+	// The big string also goes into a table and back.
+	mustExec(t, db, "INSERT INTO u VALUES (4, ?)", big)
+	if n := queryInt(t, db, "SELECT length(s) FROM u WHERE id = 4"); n != int64(len(big)) {
+		t.Fatalf("stored string length %d, want %d", n, len(big))
+	}
+}
+
+// shiftedCounts is "1|2|...|n": the values of id + i for id = 1.
+func shiftedCounts(n int) string {
+	parts := make([]string, n)
+	for i := range parts {
+		parts[i] = strconv.Itoa(i + 1)
+	}
+	return strings.Join(parts, "|")
 }
