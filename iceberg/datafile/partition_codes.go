@@ -2,6 +2,7 @@ package datafile
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -115,6 +116,9 @@ func (c *intCoder) null() int32 {
 // fastIntKey returns an integer key function refining the transform for
 // integer-like columns, or nil when there is none.
 func fastIntKey(leaf arrow.Array, t iceberg.Transform) func(i int) int64 {
+	if b, ok := t.(iceberg.BucketTransform); ok {
+		return bucketKey(leaf, b.N)
+	}
 	switch a := leaf.(type) {
 	case *array.Timestamp:
 		unit := a.DataType().(*arrow.TimestampType).Unit
@@ -152,4 +156,33 @@ func floorDiv(a, b int64) int64 {
 		q--
 	}
 	return q
+}
+
+// bucketKey is the bucket of integer-valued columns (int, long, date,
+// timestamp in µs), hashed as longs per the spec without boxing each value
+// through the generic path; nil for other columns.
+func bucketKey(leaf arrow.Array, n int) func(i int) int64 {
+	if n <= 0 {
+		return nil
+	}
+	var long func(i int) int64
+	switch a := leaf.(type) {
+	case *array.Int32:
+		long = func(i int) int64 { return int64(a.Value(i)) }
+	case *array.Int64:
+		long = func(i int) int64 { return a.Value(i) }
+	case *array.Date32:
+		long = func(i int) int64 { return int64(a.Value(i)) }
+	case *array.Timestamp:
+		if a.DataType().(*arrow.TimestampType).Unit != arrow.Microsecond {
+			return nil
+		}
+		long = func(i int) int64 { return int64(a.Value(i)) }
+	default:
+		return nil
+	}
+	return func(i int) int64 {
+		h, _ := iceberg.HashValue(long(i))
+		return int64(h&math.MaxInt32) % int64(n)
+	}
 }

@@ -90,3 +90,63 @@ func TestWriterRejectsUnsupportedSpecs(t *testing.T) {
 		})
 	}
 }
+
+// TestBucketKeyMatchesTransform checks the unboxed bucket path against the
+// spec transform for each integer-valued column type.
+func TestBucketKeyMatchesTransform(t *testing.T) {
+	vals := []int64{0, 1, -1, 34, 1 << 40, -(1 << 40), 2147483647, -2147483648}
+	mem := memory.DefaultAllocator
+	tests := []struct {
+		name  string
+		build func() arrow.Array
+		value func(v int64) any
+	}{
+		{"int", func() arrow.Array {
+			b := array.NewInt32Builder(mem)
+			for _, v := range vals {
+				b.Append(int32(v))
+			}
+			return b.NewArray()
+		}, func(v int64) any { return int32(v) }},
+		{"long", func() arrow.Array {
+			b := array.NewInt64Builder(mem)
+			b.AppendValues(vals, nil)
+			return b.NewArray()
+		}, func(v int64) any { return v }},
+		{"date", func() arrow.Array {
+			b := array.NewDate32Builder(mem)
+			for _, v := range vals {
+				b.Append(arrow.Date32(int32(v)))
+			}
+			return b.NewArray()
+		}, func(v int64) any { return iceberg.Date(int32(v)) }},
+		{"timestamp", func() arrow.Array {
+			b := array.NewTimestampBuilder(mem, &arrow.TimestampType{Unit: arrow.Microsecond})
+			for _, v := range vals {
+				b.Append(arrow.Timestamp(v))
+			}
+			return b.NewArray()
+		}, func(v int64) any { return iceberg.Timestamp(v) }},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			a := tc.build()
+			defer a.Release()
+			for _, n := range []int{1, 7, 16} {
+				key := fastIntKey(a, iceberg.BucketTransform{N: n})
+				if key == nil {
+					t.Fatal("no fast path")
+				}
+				for i, v := range vals {
+					want := iceberg.BucketTransform{N: n}.Apply(tc.value(v))
+					if tc.name == "int" || tc.name == "date" {
+						want = iceberg.BucketTransform{N: n}.Apply(tc.value(int64(int32(v))))
+					}
+					if got := key(i); want == nil || got != int64(want.(int32)) {
+						t.Errorf("bucket[%d](%d) = %d, want %v", n, v, got, want)
+					}
+				}
+			}
+		})
+	}
+}
