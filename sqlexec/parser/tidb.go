@@ -4,7 +4,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 
 	tidb "github.com/pingcap/tidb/pkg/parser"
 	"github.com/pingcap/tidb/pkg/parser/ast"
@@ -13,8 +12,6 @@ import (
 	_ "github.com/pingcap/tidb/pkg/parser/test_driver"
 )
 
-// TiDB parsers are not safe for concurrent use; keep a pool.
-var tidbPool = sync.Pool{New: func() any { return tidb.New() }}
 
 // span maps a piece of the text given to TiDB back to the script.
 type span struct {
@@ -97,9 +94,12 @@ func (c *parseCtx) tidbError(m *mappedText, fallback int, err error) error {
 // table names: placeholders to the refs recorded while rewriting, every
 // other name to a TableRef of its own.
 func (c *parseCtx) tidbParse(m *mappedText, fallback int, rw *rewrite) (ast.StmtNode, RefMap, error) {
-	p := tidbPool.Get().(*tidb.Parser)
+	// A fresh parser per statement: TiDB's parser recycles the memory of
+	// the AST it returned on its next parse, so a parser must never be
+	// reused while an earlier statement's AST is alive (a pooled one was,
+	// and the race detector caught ASTs changing under running queries).
+	p := tidb.New()
 	stmts, _, err := p.ParseSQL(m.b.String())
-	tidbPool.Put(p)
 	if err != nil {
 		return nil, nil, c.tidbError(m, fallback, err)
 	}
