@@ -276,8 +276,9 @@ func (u *SnapshotUpdate) isolation() string {
 	return ""
 }
 
-// writeManifestList writes the list and accounts the manifests' files in
-// the summary's manifest bookkeeping.
+// writeManifestList writes the list and, for v3, the snapshot's row-id
+// range. Manifest bookkeeping keys (manifests-created, -kept, ...) are
+// left to rewrite_manifests, as Java writes them nowhere else.
 func (u *SnapshotUpdate) writeManifestList(ctx context.Context, meta *iceberg.TableMetadata, snap *iceberg.Snapshot,
 	manifests []iceberg.ManifestFile, at *attempt) error {
 	out, err := u.table.env.createLazy(ctx, snap.ManifestList)
@@ -302,14 +303,6 @@ func (u *SnapshotUpdate) writeManifestList(ctx context.Context, meta *iceberg.Ta
 		added := *nextRowID - *firstRowID
 		snap.FirstRowID, snap.AddedRows = firstRowID, &added
 	}
-	created := 0
-	for _, mf := range manifests {
-		if mf.AddedSnapshotID == u.snapshotID {
-			created++
-		}
-	}
-	at.summary.extra[sumManifestsCreated] = fmt.Sprint(created)
-	at.summary.extra[sumManifestsKept] = fmt.Sprint(len(manifests) - created)
 	return nil
 }
 

@@ -55,7 +55,6 @@ func (u *SnapshotUpdate) mergeManifests(ctx context.Context, meta *iceberg.Table
 					return err
 				}
 				at.written = append(at.written, mf.Path)
-				at.summary.extra[sumManifestsReplaced] = itoa(atoi(at.summary.extra[sumManifestsReplaced]) + len(bin))
 				out = append(out, mf)
 			}
 			bin, size = nil, 0

@@ -32,10 +32,6 @@ const (
 	sumTotalEqDeletes         = "total-equality-deletes"
 	sumChangedPartitionCount  = "changed-partition-count"
 	sumPartitionSummariesIncl = "partition-summaries-included"
-	sumManifestsCreated       = "manifests-created"
-	sumManifestsKept          = "manifests-kept"
-	sumManifestsReplaced      = "manifests-replaced"
-	sumEntriesProcessed       = "entries-processed"
 	sumEngineName             = "engine-name"
 	sumEngineVersion          = "engine-version"
 )
