@@ -4,12 +4,14 @@ import (
 	"github.com/icesql/icesql/sqlexec/exec"
 )
 
-// parallelAggregate builds an Aggregate over a Filter/Project chain on a
-// Scan as one partial aggregation per worker, each running its own copy
-// of the chain over batches (or partitions) of the shared scan. It
-// returns nil when the shape does not allow it: DISTINCT aggregates,
-// subqueries (whose state is per operator) or anything but filters and
-// projections between the scan and the aggregate.
+// parallelAggregate builds an Aggregate over a chain of filters,
+// projections and join probes on a Scan as one partial aggregation per
+// worker, each running its own copy of the chain over batches (or
+// partitions) of the shared scan; each join's right side is built once
+// and probed by every worker. It returns nil when the shape does not
+// allow it: DISTINCT aggregates, subqueries (whose state is per
+// operator), RIGHT or FULL joins, or any other node between the scan and
+// the aggregate.
 func (b *builder) parallelAggregate(n *Aggregate, aggs []exec.AggSpec) (exec.RecordIterator, error) {
 	workers := b.ec.WorkerCount()
 	if workers < 2 {
@@ -38,6 +40,13 @@ func (b *builder) parallelAggregate(n *Aggregate, aggs []exec.AggSpec) (exec.Rec
 			chain = append(chain, x)
 			p = x.Input
 			continue
+		case *Join:
+			if !probeParallel(x) {
+				return nil, nil
+			}
+			chain = append(chain, x)
+			p = x.Left
+			continue
 		}
 		break
 	}
@@ -45,20 +54,23 @@ func (b *builder) parallelAggregate(n *Aggregate, aggs []exec.AggSpec) (exec.Rec
 	if !ok {
 		return nil, nil
 	}
+	builds, err := b.sharedBuilds(chain)
+	if err != nil {
+		return nil, err
+	}
 	req := ScanRequest{Columns: s.Cols, Filters: s.Filters, Limit: s.Limit}
 	var parts []exec.RecordIterator
 	if pt, ok := s.Table.(PartitionedTable); ok {
-		ps, err := pt.ScanPartitions(b.ctx, req)
-		if err != nil {
-			return nil, err
-		}
-		parts = ps
+		parts, err = pt.ScanPartitions(b.ctx, req)
 	} else {
-		it, err := s.Table.Scan(b.ctx, req)
-		if err != nil {
-			return nil, err
+		var it exec.RecordIterator
+		if it, err = s.Table.Scan(b.ctx, req); err == nil {
+			parts = []exec.RecordIterator{it}
 		}
-		parts = []exec.RecordIterator{it}
+	}
+	if err != nil {
+		closeBuilds(builds)
+		return nil, err
 	}
 	residual := b.scanResidual(s, req)
 	src := exec.NewSharedSource(SchemaOf(s.Columns()), parts, workers)
@@ -74,11 +86,59 @@ func (b *builder) parallelAggregate(n *Aggregate, aggs []exec.AggSpec) (exec.Rec
 				it = &exec.Filter{Input: it, Pred: x.Pred, EC: b.ec}
 			case *Project:
 				it = &exec.Project{Input: it, Exprs: toExec(x.Exprs), Out: SchemaOf(x.Cols), EC: b.ec}
+			case *Join:
+				j := &exec.HashJoin{Left: it, Shared: builds[x], LeftKeys: toExec(x.LeftKeys), Type: x.Type,
+					NullAware: x.NullAware, Out: SchemaOf(x.Columns()), EC: b.ec}
+				if x.Residual != nil {
+					j.Residual = x.Residual
+				}
+				it = j
 			}
 		}
 		inputs[w] = it
 	}
-	return &exec.ParallelAggregate{Inputs: inputs, Source: src, Groups: toExec(n.Groups), Aggs: aggs, Out: SchemaOf(n.Cols), EC: b.ec}, nil
+	shared := make([]*exec.JoinBuild, 0, len(builds))
+	for _, jb := range builds {
+		shared = append(shared, jb)
+	}
+	return &exec.ParallelAggregate{Inputs: inputs, Source: src, Builds: shared, Groups: toExec(n.Groups), Aggs: aggs, Out: SchemaOf(n.Cols), EC: b.ec}, nil
+}
+
+// probeParallel reports whether workers may each probe part of a join's
+// left side against one shared build: every output row then depends on
+// one probe row only (not so for RIGHT and FULL, whose unmatched build
+// rows need all probes).
+func probeParallel(j *Join) bool {
+	switch j.Type {
+	case exec.JoinInner, exec.JoinLeft, exec.JoinSemi, exec.JoinAnti:
+		return true
+	}
+	return false
+}
+
+// sharedBuilds builds the right side of every join in chain once, for all
+// workers to probe.
+func (b *builder) sharedBuilds(chain []Plan) (map[*Join]*exec.JoinBuild, error) {
+	builds := map[*Join]*exec.JoinBuild{}
+	for _, p := range chain {
+		j, ok := p.(*Join)
+		if !ok {
+			continue
+		}
+		right, err := b.build(j.Right)
+		if err != nil {
+			closeBuilds(builds)
+			return nil, err
+		}
+		builds[j] = exec.NewJoinBuild(b.ec, right, toExec(j.RightKeys), false)
+	}
+	return builds, nil
+}
+
+func closeBuilds(builds map[*Join]*exec.JoinBuild) {
+	for _, jb := range builds {
+		jb.Close()
+	}
 }
 
 func exprsHaveSubquery(es []Expr) bool {

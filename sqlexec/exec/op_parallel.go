@@ -102,6 +102,8 @@ type ParallelAggregate struct {
 	Inputs []RecordIterator
 	// Source, if set, is closed with the operator (the inputs' shared source).
 	Source *SharedSource
+	// Builds are join build sides the inputs share, closed with the operator.
+	Builds []*JoinBuild
 	Groups []Expr
 	Aggs   []AggSpec
 	Out    *arrow.Schema
@@ -117,6 +119,9 @@ func (p *ParallelAggregate) Close() {
 	}
 	if p.Source != nil {
 		p.Source.Close()
+	}
+	for _, jb := range p.Builds {
+		jb.Close()
 	}
 }
 
