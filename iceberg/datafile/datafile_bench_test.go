@@ -11,6 +11,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/icesql/icesql/iceberg"
 	"github.com/icesql/icesql/iceberg/arrowschema"
+	"github.com/icesql/icesql/iceberg/parquetfile"
 	"github.com/icesql/icesql/iceberg/scan"
 )
 
@@ -122,4 +123,96 @@ func BenchmarkReadTask(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(benchRows*b.N)/b.Elapsed().Seconds(), "rows/s")
+}
+
+// BenchmarkReadTaskEqualityDeletes reads 8 data files that share one
+// equality delete file of 50k ids, each task parsing it again or sharing a
+// DeleteCache.
+func BenchmarkReadTaskEqualityDeletes(b *testing.B) {
+	tt := newTestTable(b, benchSchema(), nil, nil)
+	ctx := context.Background()
+	batches := benchBatches(b)
+	var files []iceberg.DataFile
+	per := len(batches) / 8
+	for k := 0; k < 8; k++ {
+		w := NewWriter(ctx, tt.fio, tt.meta, WriterOptions{TaskID: int64(k)})
+		for _, r := range batches[k*per : min((k+1)*per, len(batches))] {
+			if err := w.Write(ctx, r); err != nil {
+				b.Fatal(err)
+			}
+		}
+		fs, err := w.Close(ctx)
+		if err != nil {
+			b.Fatal(err)
+		}
+		files = append(files, fs...)
+	}
+	eq := benchEqualityDeletes(b, tt, 50_000)
+	for _, cached := range []bool{false, true} {
+		b.Run(fmt.Sprintf("cache=%v", cached), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				opts := ReadOptions{}
+				if cached {
+					opts.DeleteCache = NewDeleteCache(0)
+				}
+				for _, f := range files {
+					task := scan.FileScanTask{File: f, DataSequenceNumber: 1, Deletes: []scan.DeleteFile{{File: eq, DataSequenceNumber: 2}}}
+					it, err := ReadTask(ctx, tt.fio, tt.meta, task, nil, opts)
+					if err != nil {
+						b.Fatal(err)
+					}
+					for {
+						rec, err := it.Next(ctx)
+						if err == io.EOF {
+							break
+						}
+						if err != nil {
+							b.Fatal(err)
+						}
+						rec.Release()
+					}
+					it.Close()
+				}
+			}
+		})
+	}
+}
+
+// benchEqualityDeletes writes an equality delete file on id with every
+// 20th id below 20*n.
+func benchEqualityDeletes(b *testing.B, tt testTable, n int) iceberg.DataFile {
+	ctx := context.Background()
+	schema, err := tt.meta.CurrentSchema().Select(1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	as, _ := arrowschema.ToArrow(schema)
+	rb := array.NewRecordBuilder(memory.DefaultAllocator, as)
+	defer rb.Release()
+	for i := 0; i < n; i++ {
+		rb.Field(0).(*array.Int64Builder).Append(int64(i * 20))
+	}
+	rec := rb.NewRecordBatch()
+	defer rec.Release()
+	loc := tt.loc + "/data/eq-deletes.parquet"
+	out, err := tt.fio.Create(ctx, loc)
+	if err != nil {
+		b.Fatal(err)
+	}
+	pw, err := parquetfile.NewWriter(out, schema, parquetfile.WriterOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := pw.Write(rec); err != nil {
+		b.Fatal(err)
+	}
+	if _, err := pw.Close(); err != nil {
+		b.Fatal(err)
+	}
+	if err := out.Close(); err != nil {
+		b.Fatal(err)
+	}
+	return iceberg.DataFile{Content: iceberg.ContentEqualityDeletes, FilePath: loc, FileFormat: iceberg.FormatParquet,
+		RecordCount: int64(n), EqualityIDs: []int{1}}
 }

@@ -10,7 +10,9 @@ import (
 	"math"
 	"slices"
 
+	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/icesql/icesql/iceberg"
+	"github.com/icesql/icesql/iceberg/arrowschema"
 	"github.com/icesql/icesql/iceberg/fileio"
 	"github.com/icesql/icesql/iceberg/parquetfile"
 )
@@ -174,13 +176,45 @@ func encodeKey(buf []byte, ids []int, cols map[int]colRef, i int) ([]byte, error
 			buf = append(buf, 0) // column absent from the file: null
 			continue
 		}
-		v, err := c.value(i)
-		if err != nil {
+		var err error
+		if buf, err = c.appendKey(buf, i); err != nil {
 			return buf, err
 		}
-		buf = appendValue(buf, v)
 	}
 	return buf, nil
+}
+
+// appendKey appends row i's value as appendValue encodes it, reading the
+// common Arrow types directly instead of boxing a Go value per row.
+func (c colRef) appendKey(buf []byte, i int) ([]byte, error) {
+	for _, p := range c.parents {
+		if p.IsNull(i) {
+			return append(buf, 0), nil
+		}
+	}
+	if c.leaf.IsNull(i) {
+		return append(buf, 0), nil
+	}
+	switch a := c.leaf.(type) {
+	case *array.Int64:
+		if _, ok := c.typ.(iceberg.LongType); ok {
+			return binary.LittleEndian.AppendUint64(append(buf, 2), uint64(a.Value(i))), nil
+		}
+	case *array.Int32:
+		if _, ok := c.typ.(iceberg.IntType); ok {
+			return binary.LittleEndian.AppendUint64(append(buf, 2), uint64(int64(a.Value(i)))), nil
+		}
+	case *array.String:
+		if _, ok := c.typ.(iceberg.StringType); ok {
+			v := a.Value(i)
+			return append(binary.AppendUvarint(append(buf, 8), uint64(len(v))), v...), nil
+		}
+	}
+	v, err := arrowschema.ValueAt(c.leaf, i, c.typ)
+	if err != nil {
+		return buf, err
+	}
+	return appendValue(buf, v), nil
 }
 
 func appendValue(buf []byte, v any) []byte {

@@ -136,6 +136,16 @@ func (it *taskIterator) Next(ctx context.Context) (arrow.RecordBatch, error) {
 // survives.
 func (it *taskIterator) filter(ctx context.Context, rec arrow.RecordBatch) (arrow.RecordBatch, error) {
 	n := int(rec.NumRows())
+	if len(it.deleted) == 0 && len(it.keyIDs) == 0 {
+		if n == 0 {
+			return nil, nil
+		}
+		if int(rec.NumCols()) == it.out.NumFields() {
+			rec.Retain()
+			return rec, nil
+		}
+		return array.NewRecordBatch(it.out, rec.Columns()[:it.out.NumFields()], int64(n)), nil
+	}
 	keep := make([]bool, n)
 	for i := range keep {
 		keep[i] = true
