@@ -23,7 +23,7 @@ func (s *Session) loadTable(ctx context.Context, ref *parser.TableRef) (*table.T
 	if s.tx != nil {
 		return s.tx.txn.Table(ctx, id)
 	}
-	return table.Load(ctx, s.engine.env, id)
+	return s.engine.loadTable(ctx, id)
 }
 
 func (s *Session) createTable(ctx context.Context, st *parser.CreateTableStmt) (Result, error) {

@@ -42,6 +42,8 @@ type Engine struct {
 	env     *table.Env
 	// warehouseURI is the absolute file:// URI of the warehouse directory.
 	warehouseURI string
+	// tables caches parsed table versions by metadata location.
+	tables *tableCache
 
 	nsMu   sync.Mutex
 	nsDone bool
@@ -78,7 +80,7 @@ func Open(ctx context.Context, cfg Config) (*Engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	e := &Engine{cfg: cfg, catalog: cat, warehouseURI: uri}
+	e := &Engine{cfg: cfg, catalog: cat, warehouseURI: uri, tables: newTableCache(tableCacheSize)}
 	e.env = &table.Env{Catalog: cat.TableCatalog(), IO: &fileio.Local{}, Reporter: cfg.Reporter}
 	return e, nil
 }

@@ -121,7 +121,11 @@ func (s *Session) Close(ctx context.Context) error {
 // it.
 func (s *Session) stage(ctx context.Context, u *table.SnapshotUpdate) (*table.Table, error) {
 	if s.tx == nil {
-		return u.Commit(ctx)
+		t, err := u.Commit(ctx)
+		if err == nil {
+			s.engine.tables.put(t)
+		}
+		return t, err
 	}
 	return s.tx.txn.Stage(ctx, u)
 }
