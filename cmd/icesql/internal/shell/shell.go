@@ -134,7 +134,7 @@ func positionOf(text string, off int) split.Position {
 func returnsRows(stmt string) bool {
 	w := strings.ToUpper(firstWord(stmt))
 	switch w {
-	case "SELECT", "WITH", "SHOW", "DESCRIBE", "DESC", "EXPLAIN", "VALUES", "TABLE", "(":
+	case "SELECT", "WITH", "SHOW", "DESCRIBE", "DESC", "EXPLAIN", "VALUES", "TABLE", "(", "CALL":
 		return true
 	}
 	return false

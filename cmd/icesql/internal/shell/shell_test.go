@@ -17,6 +17,7 @@ func TestReturnsRows(t *testing.T) {
 		"SELECT 1": true, "  -- c\n select 1": true, "/* x */ SHOW TABLES": true, "(SELECT 1)": true,
 		"with a as (select 1) select * from a": true, "INSERT INTO t VALUES (1)": false,
 		"CREATE TABLE t (a INT)": false, "describe t": true, "": false,
+		"CALL system.expire_snapshots(table => 't')": true,
 	} {
 		if got := returnsRows(stmt); got != want {
 			t.Errorf("returnsRows(%q) = %v", stmt, got)
