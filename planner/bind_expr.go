@@ -276,6 +276,7 @@ func unify(op string, l, r Expr) (Expr, Expr, error) {
 }
 
 func compareExprs(op exec.CmpOp, l, r Expr) (Expr, error) {
+	l, r = narrowComparison(l, r)
 	l, r, err := unify(op.String(), l, r)
 	if err != nil {
 		return nil, err
@@ -446,6 +447,9 @@ func (b *binder) bindIn(x *ast.PatternInExpr, sc *scope) (Expr, error) {
 	}
 	if t.ID() == arrow.NULL {
 		t = typeBool
+	}
+	if narrow, ok := narrowInList(e, list); ok {
+		return &InList{E: e, List: narrow, Negate: x.Not}, nil
 	}
 	for i := range list {
 		list[i] = coerce(list[i], t)

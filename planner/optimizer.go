@@ -10,6 +10,7 @@ type Pass struct {
 var Passes = []Pass{
 	{Name: "subquery decorrelation", Run: decorrelate},
 	{Name: "constant folding", Run: foldConstants},
+	{Name: "comparison narrowing", Run: narrowComparisons},
 	{Name: "filter pushdown", Run: pushDownFilters},
 	{Name: "projection pruning", Run: pruneColumns},
 	{Name: "limit pushdown", Run: pushDownLimits},
