@@ -17,12 +17,17 @@ import (
 // main and auxiliary readers of a task must skip the same groups to stay in
 // step, while each sees the statistics of its own columns only.
 func rowGroupsMatching(ctx context.Context, pr *parquetfile.Reader, table *iceberg.Schema, residual expr.BoundExpr, ids []int, mapping parquetfile.NameMapping) ([]bool, error) {
-	if len(ids) == 0 || pr.NumRowGroups() < 1 {
+	for _, id := range ids {
+		if _, ok := table.FindFieldByID(id); !ok {
+			return nil, nil // bound to another schema: leave it to the row evaluator
+		}
+	}
+	if len(ids) == 0 || pr.NumRowGroups() < 2 {
 		return nil, nil
 	}
 	proj, err := table.Select(ids...)
 	if err != nil {
-		return nil, err
+		return nil, nil // not selectable as a projection: no skipping
 	}
 	ev := expr.NewInclusiveMetricsEvaluator(residual)
 	var keep []bool

@@ -85,6 +85,16 @@ func TestRowGroupsMatchingResidual(t *testing.T) {
 			}
 		})
 	}
+	t.Run("field not in the table schema", func(t *testing.T) {
+		b, err := expr.Bind(schema, expr.Gt("id", int64(5000)), true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := rowGroupsMatching(context.Background(), pr, schema, b, []int{1, 999}, nil)
+		if err != nil || got != nil {
+			t.Errorf("groups %v, err %v; want every group kept", got, err)
+		}
+	})
 }
 
 // TestReadTaskSkipsRowGroups reads with residuals that skip row groups,
