@@ -61,6 +61,8 @@ func BenchmarkWriter(b *testing.B) {
 		"day(ts)":        {Fields: []iceberg.PartitionField{{SourceID: 4, Name: "ts_day", Transform: iceberg.DayTransform{}}}},
 		"identity(city)": {Fields: []iceberg.PartitionField{{SourceID: 3, Name: "city", Transform: iceberg.IdentityTransform{}}}},
 		"bucket(id)":     {Fields: []iceberg.PartitionField{{SourceID: 1, Name: "id_bucket", Transform: iceberg.BucketTransform{N: 8}}}},
+		// Per-file setup cost: 64 open files of about 16k rows each.
+		"bucket(id,64)": {Fields: []iceberg.PartitionField{{SourceID: 1, Name: "id_bucket", Transform: iceberg.BucketTransform{N: 64}}}},
 	}
 	batches := benchBatches(b)
 	for name, spec := range specs {

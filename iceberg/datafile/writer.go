@@ -160,21 +160,31 @@ func (w *Writer) split(ctx context.Context, rec arrow.RecordBatch) ([]piece, err
 		rec.Retain()
 		return []piece{{parts[0], rec}}, nil
 	}
-	indices := make([][]int32, len(parts))
+	// One gather puts the rows in partition order (a counting sort of row
+	// numbers); each partition's piece is then a zero-copy slice. One Take
+	// per batch rather than one per partition matters with many partitions.
+	counts := make([]int, len(parts)+1)
+	for _, g := range groups.group {
+		counts[groupPart[g]+1]++
+	}
+	for k := 1; k < len(counts); k++ {
+		counts[k] += counts[k-1]
+	}
+	perm := make([]int32, len(groups.group))
+	next := slices.Clone(counts[:len(parts)])
 	for i, g := range groups.group {
 		k := groupPart[g]
-		indices[k] = append(indices[k], int32(i))
+		perm[next[k]] = int32(i)
+		next[k]++
 	}
+	taken, err := takeRows(ctx, rec, perm)
+	if err != nil {
+		return nil, err
+	}
+	defer taken.Release()
 	out := make([]piece, 0, len(parts))
-	for k, idx := range indices {
-		taken, err := takeRows(ctx, rec, idx)
-		if err != nil {
-			for _, p := range out {
-				p.rec.Release()
-			}
-			return nil, err
-		}
-		out = append(out, piece{parts[k], taken})
+	for k := range parts {
+		out = append(out, piece{parts[k], taken.NewSlice(int64(counts[k]), int64(counts[k+1]))})
 	}
 	return out, nil
 }
