@@ -101,7 +101,13 @@ func (s *Session) insert(ctx context.Context, w *parser.TiDBStmt, ins *ast.Inser
 // insertSource is the rows an INSERT writes, in the table's column order
 // and Arrow types.
 func (s *Session) insertSource(ctx context.Context, t *table.Table, ins *ast.InsertStmt, refs parser.RefMap) (exec.RecordIterator, error) {
-	target, err := arrowschema.ToArrow(t.Schema())
+	if slot := slotFrom(ctx, ins); slot != nil && ins.Select == nil {
+		if p := s.cachedInsertValues(ctx, slot, t, ins); p != nil {
+			it, err := planner.Build(ctx, planner.NewEvalContext(ctx, nil), p)
+			return it, writeError(err)
+		}
+	}
+	target, err := arrowSchemaOf(t)
 	if err != nil {
 		return nil, err
 	}
@@ -325,4 +331,9 @@ func opener(ctx context.Context, fio fileio.FileIO) scan.Opener {
 	return func(path string) (io.ReadCloser, error) {
 		return fio.Open(ctx, path)
 	}
+}
+
+// arrowSchemaOf is the Arrow form of a table's current schema.
+func arrowSchemaOf(t *table.Table) (*arrow.Schema, error) {
+	return arrowschema.ToArrow(t.Schema())
 }

@@ -37,7 +37,16 @@ func benchSession(b *testing.B) *Session {
 // BenchmarkPreparedPointSelect is the per-run cost of a prepared point
 // query (bind, plan, prune to one file, read it).
 func BenchmarkPreparedPointSelect(b *testing.B) {
-	s := benchSession(b)
+	for _, replan := range []bool{true, false} {
+		b.Run(fmt.Sprintf("replan=%v", replan), func(b *testing.B) {
+			s := benchSession(b)
+			s.replan = replan
+			benchPointSelect(b, s)
+		})
+	}
+}
+
+func benchPointSelect(b *testing.B, s *Session) {
 	p, err := s.Prepare("SELECT s FROM t WHERE id = ?")
 	if err != nil {
 		b.Fatal(err)
@@ -70,7 +79,16 @@ func BenchmarkPreparedPointSelect(b *testing.B) {
 // BenchmarkPreparedInsertRow is the per-run cost of a prepared
 // single-row INSERT (one commit each).
 func BenchmarkPreparedInsertRow(b *testing.B) {
-	s := benchSession(b)
+	for _, replan := range []bool{true, false} {
+		b.Run(fmt.Sprintf("replan=%v", replan), func(b *testing.B) {
+			s := benchSession(b)
+			s.replan = replan
+			benchInsertRow(b, s)
+		})
+	}
+}
+
+func benchInsertRow(b *testing.B, s *Session) {
 	p, err := s.Prepare("INSERT INTO t VALUES (?, ?)")
 	if err != nil {
 		b.Fatal(err)

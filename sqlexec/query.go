@@ -34,7 +34,12 @@ func (q *boundQuery) run(ctx context.Context) (exec.RecordIterator, error) {
 // bindQuery binds a SELECT (or set operation) through the planner,
 // resolving tables through the parser's RefMap.
 func (s *Session) bindQuery(ctx context.Context, node ast.Node, refs parser.RefMap) (*boundQuery, error) {
-	res := &resolver{s: s, cache: map[string]planner.Table{}}
+	return s.bindQueryWith(ctx, &resolver{s: s, cache: map[string]planner.Table{}}, node, refs)
+}
+
+// bindQueryWith binds with a given resolver (tables already resolved by
+// it are read at the same version).
+func (s *Session) bindQueryWith(ctx context.Context, res *resolver, node ast.Node, refs parser.RefMap) (*boundQuery, error) {
 	opts := planner.BindOptions{TableExtra: func(tn *ast.TableName) any {
 		if r, ok := refs[tn]; ok {
 			return r
@@ -52,6 +57,11 @@ func (s *Session) bindQuery(ctx context.Context, node ast.Node, refs parser.RefM
 }
 
 func (s *Session) selectRows(ctx context.Context, node ast.ResultSetNode, refs parser.RefMap) (*Rows, error) {
+	if slot := slotFrom(ctx, node); slot != nil {
+		if rows, ok, err := s.cachedSelect(ctx, slot, node, refs); ok {
+			return rows, err
+		}
+	}
 	q, err := s.bindQuery(ctx, node, refs)
 	if err != nil {
 		return nil, err

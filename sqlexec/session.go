@@ -18,6 +18,10 @@ type Session struct {
 	engine    *Engine
 	namespace []string
 	tx        *sessionTxn // nil in autocommit mode
+	// stmts keeps the parsed statements of recent Exec and Query texts.
+	stmts *stmtCache
+	// replan turns plan reuse off (benchmarks compare with it).
+	replan bool
 }
 
 // Namespace is the session's current namespace (USE changes it).
@@ -29,7 +33,7 @@ func (s *Session) Engine() *Engine { return s.engine }
 // Exec runs every statement of sql and returns the last one's result;
 // rows of queries are read and discarded.
 func (s *Session) Exec(ctx context.Context, sql string, args []any) (Result, error) {
-	p, err := s.Prepare(sql)
+	p, err := s.prepareCached(sql)
 	if err != nil {
 		return Result{}, err
 	}
@@ -39,7 +43,7 @@ func (s *Session) Exec(ctx context.Context, sql string, args []any) (Result, err
 // Query runs every statement of sql and returns the rows of the last one
 // (an empty result for statements without rows).
 func (s *Session) Query(ctx context.Context, sql string, args []any) (*Rows, error) {
-	p, err := s.Prepare(sql)
+	p, err := s.prepareCached(sql)
 	if err != nil {
 		return nil, err
 	}
@@ -51,7 +55,10 @@ type Prepared struct {
 	s     *Session
 	stmts []parser.Statement
 	binds []*paramBinder
+	// tmpls are the reusable plans of the statements (nil: none yet).
+	tmpls []*planTemplate
 	n     int
+	runs  int // completed runs; plans are kept from the second on
 	mu    sync.Mutex
 }
 
@@ -67,7 +74,7 @@ func (s *Session) Prepare(sql string) (*Prepared, error) {
 	if len(stmts) == 0 {
 		return nil, fmt.Errorf("%w: empty statement", ErrInvalidStatement)
 	}
-	p := &Prepared{s: s, stmts: stmts}
+	p := &Prepared{s: s, stmts: stmts, tmpls: make([]*planTemplate, len(stmts))}
 	for _, st := range stmts {
 		pb := newParamBinder(st)
 		p.binds = append(p.binds, pb)
@@ -85,7 +92,7 @@ func (p *Prepared) Statements() []parser.Statement { return p.stmts }
 // Exec runs the statements with args.
 func (p *Prepared) Exec(ctx context.Context, args []any) (Result, error) {
 	var res Result
-	err := p.run(ctx, args, func(i int, st parser.Statement) error {
+	err := p.run(ctx, args, func(ctx context.Context, i int, st parser.Statement) error {
 		r, err := p.s.execOne(ctx, st)
 		res = r
 		return err
@@ -96,7 +103,7 @@ func (p *Prepared) Exec(ctx context.Context, args []any) (Result, error) {
 // Query runs the statements with args and returns the rows of the last.
 func (p *Prepared) Query(ctx context.Context, args []any) (*Rows, error) {
 	var rows *Rows
-	err := p.run(ctx, args, func(i int, st parser.Statement) error {
+	err := p.run(ctx, args, func(ctx context.Context, i int, st parser.Statement) error {
 		if i < len(p.stmts)-1 {
 			_, err := p.s.execOne(ctx, st)
 			return err
@@ -108,7 +115,7 @@ func (p *Prepared) Query(ctx context.Context, args []any) (*Rows, error) {
 	return rows, err
 }
 
-func (p *Prepared) run(ctx context.Context, args []any, fn func(int, parser.Statement) error) error {
+func (p *Prepared) run(ctx context.Context, args []any, fn func(context.Context, int, parser.Statement) error) error {
 	if len(args) != p.n {
 		return &ParamError{Msg: fmt.Sprintf("statement has %d placeholders, got %d arguments", p.n, len(args))}
 	}
@@ -126,11 +133,12 @@ func (p *Prepared) run(ctx context.Context, args []any, fn func(int, parser.Stat
 			}
 			return err
 		}
-		off += pb.count
-		if err := fn(i, st); err != nil {
+		if err := fn(p.planSlot(ctx, i, args[off:off+pb.count]), i, st); err != nil {
 			return err
 		}
+		off += pb.count
 	}
+	p.runs++
 	return nil
 }
 
