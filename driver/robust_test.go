@@ -308,7 +308,6 @@ func TestReadOnlyRefusesEveryWrite(t *testing.T) {
 // each is skipped until its owner fixes it.
 func TestKnownBugs(t *testing.T) {
 	t.Run("duplicate insert column", func(t *testing.T) {
-		t.Skip("known bug: planner/insert.go BindInsertValues accepts INSERT INTO u (id, id) VALUES (1, 2); the last value wins")
 		db := newErrorWarehouse(t)
 		checkErr(t, execOrQuery(context.Background(), db, "INSERT INTO u (id, id) VALUES (1, 2)"), errCase{sql: "INSERT INTO u (id, id)", names: []string{"id"}})
 	})

@@ -76,3 +76,10 @@ func unsupported(format string, args ...any) error {
 func invalid(format string, args ...any) error {
 	return fmt.Errorf("%w: %s", ErrInvalidQuery, fmt.Sprintf(format, args...))
 }
+
+// DuplicateColumnError names a column listed twice where each may appear
+// once (an INSERT column list); it wraps ErrInvalidQuery.
+type DuplicateColumnError struct{ Name string }
+
+func (e *DuplicateColumnError) Error() string { return "column " + e.Name + " is listed twice" }
+func (e *DuplicateColumnError) Unwrap() error { return ErrInvalidQuery }

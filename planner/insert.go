@@ -2,6 +2,7 @@ package planner
 
 import (
 	"context"
+	"slices"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -32,6 +33,9 @@ func BindInsertValues(ctx context.Context, stmt *ast.InsertStmt, target *arrow.S
 			}
 			if idx < 0 {
 				return nil, &UnknownColumnError{Name: c.Name.O}
+			}
+			if slices.Contains(positions, idx) {
+				return nil, &DuplicateColumnError{Name: c.Name.O}
 			}
 			positions = append(positions, idx)
 		}

@@ -19,6 +19,10 @@ func Cast(ec *EvalContext, a arrow.Array, to arrow.DataType) (arrow.Array, error
 		a.Retain()
 		return a, nil
 	}
+	if a.DataType().ID() == arrow.NULL {
+		// an untyped NULL becomes NULL of any type, nested ones included
+		return array.MakeArrayOfNull(ec.Mem, to, a.Len()), nil
+	}
 	if ft, ok := a.DataType().(*arrow.TimestampType); ok {
 		if tt, ok := to.(*arrow.TimestampType); ok && ft.Unit == tt.Unit {
 			// only the zone label differs: the stored instants are the same

@@ -16,6 +16,9 @@ var (
 	ErrScalarSubqueryRows = errors.New("exec: scalar subquery returned more than one row")
 	// ErrNullViolation reports a NULL written into a non-nullable column.
 	ErrNullViolation = errors.New("exec: NULL in non-nullable column")
+	// ErrBatchMismatch reports operator output whose columns do not fit
+	// the declared schema (a planning bug surfaced as an error).
+	ErrBatchMismatch = errors.New("exec: batch does not match its schema")
 )
 
 // CastError describes a value that could not be cast; it wraps ErrInvalidCast.
@@ -44,3 +47,37 @@ func (e *TypeError) Error() string {
 
 // Unwrap makes errors.Is(err, ErrUnsupportedType) hold.
 func (e *TypeError) Unwrap() error { return ErrUnsupportedType }
+
+// BatchTypeError describes an output column whose type differs from its
+// schema field's; it wraps ErrBatchMismatch.
+type BatchTypeError struct {
+	Column string
+	Want   string
+	Got    string
+}
+
+func (e *BatchTypeError) Error() string {
+	return fmt.Sprintf("column %q has type %s, the output schema wants %s", e.Column, e.Got, e.Want)
+}
+
+// Unwrap makes errors.Is(err, ErrBatchMismatch) hold.
+func (e *BatchTypeError) Unwrap() error { return ErrBatchMismatch }
+
+// BatchShapeError describes output with the wrong column or row count;
+// it wraps ErrBatchMismatch.
+type BatchShapeError struct {
+	Column  string
+	Problem string
+	Want    int
+	Got     int
+}
+
+func (e *BatchShapeError) Error() string {
+	if e.Column == "" {
+		return fmt.Sprintf("output %s is %d, the schema wants %d", e.Problem, e.Got, e.Want)
+	}
+	return fmt.Sprintf("column %q %s is %d, want %d", e.Column, e.Problem, e.Got, e.Want)
+}
+
+// Unwrap makes errors.Is(err, ErrBatchMismatch) hold.
+func (e *BatchShapeError) Unwrap() error { return ErrBatchMismatch }

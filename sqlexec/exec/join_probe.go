@@ -123,7 +123,7 @@ func (j *HashJoin) step(ctx context.Context) (arrow.RecordBatch, error) {
 		if combined != nil {
 			defer combined.Release()
 			if len(li) == len(c.li) {
-				return array.NewRecordBatch(j.Out, combined.Columns(), combined.NumRows()), nil
+				return NewBatch(j.EC, j.Out, combined.Columns(), combined.NumRows())
 			}
 		}
 		return j.assemble(ctx, c.batch.Columns(), li, ri)
@@ -212,7 +212,7 @@ func (j *HashJoin) pairBatch(ctx context.Context, left []arrow.Array, li, ri []i
 	}
 	defer rb.Release()
 	cols := append(append([]arrow.Array{}, lb.Columns()...), rb.Columns()...)
-	return array.NewRecordBatch(j.pairs, cols, int64(len(li))), nil
+	return NewBatch(j.EC, j.pairs, cols, int64(len(li)))
 }
 
 func (j *HashJoin) assemble(ctx context.Context, left []arrow.Array, li, ri []int32) (arrow.RecordBatch, error) {
@@ -221,7 +221,7 @@ func (j *HashJoin) assemble(ctx context.Context, left []arrow.Array, li, ri []in
 		return nil, err
 	}
 	defer c.Release()
-	return array.NewRecordBatch(j.Out, c.Columns(), c.NumRows()), nil
+	return NewBatch(j.EC, j.Out, c.Columns(), c.NumRows())
 }
 
 // unmatchedRight emits, batch by batch, the build rows no probe row

@@ -261,7 +261,7 @@ func (st *aggState) output(out *arrow.Schema) (arrow.RecordBatch, error) {
 		cols = append(cols, b.NewArray())
 		b.Release()
 	}
-	rb := array.NewRecordBatch(out, cols, int64(gt.nGroups))
+	rb, err := NewBatch(st.ec, out, cols, int64(gt.nGroups))
 	ReleaseArrays(cols)
-	return rb, nil
+	return rb, err
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/compute"
 	cexec "github.com/apache/arrow-go/v18/arrow/compute/exec"
 )
@@ -84,9 +83,9 @@ func ProjectBatch(ec *EvalContext, b arrow.RecordBatch, exprs []Expr, out *arrow
 		}
 		cols[i] = c
 	}
-	rb := array.NewRecordBatch(out, cols, b.NumRows())
+	rb, err := NewBatch(ec, out, cols, b.NumRows())
 	ReleaseArrays(cols)
-	return rb, nil
+	return rb, err
 }
 
 // Limit skips Offset rows then passes at most Count rows (Count < 0: no limit).
@@ -189,9 +188,9 @@ func (u *Union) Next(ctx context.Context) (arrow.RecordBatch, error) {
 			u.pos++
 			continue
 		}
-		out := array.NewRecordBatch(u.Out, b.Columns(), b.NumRows())
+		out, err := NewBatch(nil, u.Out, b.Columns(), b.NumRows())
 		b.Release()
-		return out, nil
+		return out, err
 	}
 	return nil, nil
 }

@@ -50,5 +50,5 @@ func (o *Occurrence) Next(ctx context.Context) (arrow.RecordBatch, error) {
 	num := nb.NewArray()
 	defer num.Release()
 	cols := append(append([]arrow.Array{}, b.Columns()...), num)
-	return array.NewRecordBatch(o.Out, cols, b.NumRows()), nil
+	return NewBatch(o.EC, o.Out, cols, b.NumRows())
 }
