@@ -13,62 +13,58 @@ import (
 )
 
 // flatReader streams a top-level primitive column page by page into Arrow
-// buffers: only the current page is decoded and held, not the row group.
+// buffers: pages are decoded ahead by a prefetcher, and only those few are
+// held, not the row group.
 type flatReader struct {
-	node  *rnode
-	leaf  *rleaf
-	pages parquet.Pages
-	pos   int // next entry of the current page (held in leaf.chunk)
-	vpos  int // next value of the page
+	node *rnode
+	leaf *rleaf
+	sem  chan struct{} // bounds page decodes across the reader's columns
+	pf   *pagePrefetcher
+	cur  *chunkData // the page in leaf.chunk, recycled when consumed
+	pos  int        // next entry of the current page (held in leaf.chunk)
+	vpos int        // next value of the page
 }
 
-// open starts the column chunk of a new row group.
-func (f *flatReader) open(cc parquet.ColumnChunk) error {
+// open starts the column chunk of a new row group of rows rows.
+func (f *flatReader) open(cc parquet.ColumnChunk, rows int64) error {
 	f.close()
 	if cc.Type().Kind() == parquet.FixedLenByteArray && cc.Type().Length() <= 0 {
 		return corrupt("column %d: fixed length %d", cc.Column(), cc.Type().Length())
 	}
-	f.pages = cc.Pages()
+	f.pf = startPrefetch(cc, f.leaf, f.node, rows, f.sem)
 	f.leaf.chunk.n, f.pos, f.vpos = 0, 0, 0
 	f.leaf.chunk.maxDef = byte(f.leaf.col.MaxDefinitionLevel())
 	return nil
 }
 
 func (f *flatReader) close() {
-	if f.pages != nil {
-		f.pages.Close()
-		f.pages = nil
+	if f.pf != nil {
+		f.pf.close()
+		f.pf = nil
 	}
+	f.cur = nil
 }
 
-// nextPage decodes the next page of the chunk.
+// nextPage moves to the next decoded page of the chunk.
 func (f *flatReader) nextPage() error {
 	col := f.leaf.col
 	for {
-		if f.pages == nil {
+		if f.pf == nil {
 			return corrupt("column %q ran out of values", col.Name())
 		}
-		p, err := readPage(f.pages)
-		if errors.Is(err, io.EOF) {
+		d := f.pf.next()
+		if errors.Is(d.err, io.EOF) {
 			return corrupt("column %q ran out of values", col.Name())
 		}
-		if err != nil {
-			return corrupt("column %q: %v", col.Name(), err)
+		if d.err != nil {
+			return d.err
 		}
-		width := 0
-		if p.Type().Kind() == parquet.FixedLenByteArray {
-			width = p.Type().Length()
+		// leaf.chunk aliases cur's buffers: replace it before recycling.
+		f.leaf.chunk = *d.c
+		if f.cur != nil {
+			f.pf.recycle(f.cur)
 		}
-		if !kindReadable(f.node.arrowType, p.Type().Kind()) {
-			parquet.Release(p)
-			return corrupt("column %q: %v page cannot be read as %v", col.Name(), p.Type().Kind(), f.node.arrowType)
-		}
-		f.leaf.chunk.reset(p.Type().Kind(), byte(col.MaxDefinitionLevel()), 0, width)
-		err = f.leaf.chunk.appendPage(p)
-		parquet.Release(p)
-		if err != nil {
-			return err
-		}
+		f.cur = d.c
 		f.pos, f.vpos = 0, 0
 		if f.leaf.chunk.n > 0 {
 			return nil

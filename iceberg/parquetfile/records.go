@@ -40,8 +40,10 @@ type ReadOptions struct {
 	WithPosition bool
 	// Allocator for the records; default memory.DefaultAllocator.
 	Allocator memory.Allocator
-	// Concurrency bounds the top-level columns decoded in parallel for a
-	// batch; default GOMAXPROCS, 1 decodes them one after another.
+	// Concurrency bounds the pages decoded in parallel (pages of the
+	// top-level primitive columns are decoded ahead of the batches that
+	// need them) and the columns assembled in parallel for a batch;
+	// default GOMAXPROCS, 1 decodes one page at a time.
 	Concurrency int
 }
 
@@ -98,9 +100,10 @@ func (r *Reader) NewRecordReader(ctx context.Context, projection *iceberg.Schema
 	}
 	rr := &RecordReader{ctx: ctx, r: r, opts: opts, schema: as, roots: roots, leaves: b.leaves, mem: mem}
 	rr.flat = make([]*flatReader, len(roots))
+	sem := make(chan struct{}, opts.Concurrency)
 	for i, n := range roots {
 		if n.kind == kindLeaf && !n.missing {
-			rr.flat[i] = &flatReader{node: n, leaf: n.leaf}
+			rr.flat[i] = &flatReader{node: n, leaf: n.leaf, sem: sem}
 		} else {
 			rr.chunked = append(rr.chunked, n.leaves...)
 		}
@@ -208,7 +211,7 @@ func (rr *RecordReader) loadNextRowGroup() error {
 			if f == nil {
 				continue
 			}
-			if err := f.open(chunks[f.leaf.col.Index()]); err != nil {
+			if err := f.open(chunks[f.leaf.col.Index()], g.NumRows()); err != nil {
 				return err
 			}
 		}
