@@ -36,7 +36,7 @@ func convertLiteral(t iceberg.PrimitiveType, v any) (any, fit, error) {
 	if v == nil {
 		return nil, fitExact, errors.New("null literal (use IS NULL)")
 	}
-	if isNaNValue(v) {
+	if iceberg.IsNaN(v) {
 		return nil, fitExact, errors.New("NaN literal (use IS NAN)")
 	}
 	if n, ok := goInteger(v); ok {

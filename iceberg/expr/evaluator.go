@@ -3,6 +3,8 @@ package expr
 import (
 	"math"
 	"strings"
+
+	"github.com/icesql/icesql/iceberg"
 )
 
 // Row gives a row's value for a field id in the Go value form; nil is null.
@@ -54,15 +56,15 @@ func (ev *Evaluator) predicate(p *BoundPredicate, v any) bool {
 	}
 	switch p.Op {
 	case OpIsNaN:
-		return isNaNValue(v)
+		return iceberg.IsNaN(v)
 	case OpNotNaN:
-		return !isNaNValue(v)
+		return !iceberg.IsNaN(v)
 	case OpIn, OpNotIn:
 		set := ev.sets[p]
 		if set == nil {
 			set = literalSetOf(p.Literals)
 		}
-		in := !isNaNValue(v) && set.contains(v)
+		in := !iceberg.IsNaN(v) && set.contains(v)
 		return in == (p.Op == OpIn)
 	case OpStartsWith, OpNotStartsWith:
 		s, ok := v.(string)
@@ -106,7 +108,7 @@ func compareRowValue(a, b any) (int, bool) {
 		}
 		return 0, true
 	}
-	return compareValues(a, b)
+	return iceberg.CompareValues(a, b)
 }
 
 func asFloat(v any) (float64, bool) {

@@ -61,7 +61,7 @@ func fileOf(t testing.TB, id int, typ iceberg.Type, vals ...any) *iceberg.DataFi
 		case v == nil:
 			f.NullValueCounts[id]++
 			continue
-		case isNaNValue(v):
+		case iceberg.IsNaN(v):
 			f.NaNValueCounts[id]++
 			continue
 		}

@@ -71,6 +71,6 @@ func decodeValue(id int, t iceberg.Type, b []byte) (any, error) {
 
 // cmp orders a bound against a literal of the same field type.
 func cmp(a, b any) int {
-	c, _ := compareValues(a, b)
+	c, _ := iceberg.CompareValues(a, b)
 	return c
 }

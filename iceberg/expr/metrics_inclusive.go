@@ -95,7 +95,7 @@ func inclusivePredicate(p *BoundPredicate, m fileMetrics) (bool, error) {
 		return false, err
 	}
 	// a NaN lower bound marks unreliable bounds (some writers)
-	lowerOK := lower != nil && !isNaNValue(lower)
+	lowerOK := lower != nil && !iceberg.IsNaN(lower)
 	lit := p.Literal()
 	switch p.Op {
 	case OpLt:

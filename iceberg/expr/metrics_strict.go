@@ -96,8 +96,8 @@ func strictPredicate(p *BoundPredicate, m fileMetrics) (bool, error) {
 			return rowsMustMatch, nil
 		}
 		for _, v := range p.Literals {
-			outside := (lower != nil && !isNaNValue(lower) && cmp(lower, v) > 0) ||
-				(upper != nil && !isNaNValue(upper) && cmp(upper, v) < 0)
+			outside := (lower != nil && !iceberg.IsNaN(lower) && cmp(lower, v) > 0) ||
+				(upper != nil && !iceberg.IsNaN(upper) && cmp(upper, v) < 0)
 			if !outside {
 				return rowsMightNotMatch, nil
 			}

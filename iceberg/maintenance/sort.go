@@ -1,8 +1,6 @@
 package maintenance
 
 import (
-	"bytes"
-	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -113,52 +111,11 @@ func compareSortValues(a, b any, f iceberg.SortField) int {
 		}
 		return 1
 	}
-	c := compareValues(a, b)
+	// Keys of one sort field share a type, so they are always comparable;
+	// floats take the spec's order (-0 before +0, NaN last).
+	c, _ := iceberg.CompareValues(a, b)
 	if f.Direction == iceberg.SortDesc {
 		return -c
 	}
 	return c
-}
-
-// compareValues orders two non-null values of the same Iceberg type.
-func compareValues(a, b any) int {
-	switch x := a.(type) {
-	case bool:
-		y := b.(bool)
-		switch {
-		case x == y:
-			return 0
-		case !x:
-			return -1
-		}
-		return 1
-	case int32:
-		return cmp.Compare(x, b.(int32))
-	case int64:
-		return cmp.Compare(x, b.(int64))
-	case float32:
-		return cmp.Compare(x, b.(float32))
-	case float64:
-		return cmp.Compare(x, b.(float64))
-	case iceberg.Date:
-		return cmp.Compare(x, b.(iceberg.Date))
-	case iceberg.Time:
-		return cmp.Compare(x, b.(iceberg.Time))
-	case iceberg.Timestamp:
-		return cmp.Compare(x, b.(iceberg.Timestamp))
-	case string:
-		return cmp.Compare(x, b.(string))
-	case []byte:
-		return bytes.Compare(x, b.([]byte))
-	case iceberg.UUID:
-		y := b.(iceberg.UUID)
-		return bytes.Compare(x[:], y[:])
-	case iceberg.Decimal:
-		y := b.(iceberg.Decimal)
-		if x.Scale == y.Scale {
-			return x.Unscaled.Cmp(y.Unscaled)
-		}
-		return cmp.Compare(x.Unscaled.ToFloat64(int32(x.Scale)), y.Unscaled.ToFloat64(int32(y.Scale)))
-	}
-	return cmp.Compare(fmt.Sprint(a), fmt.Sprint(b))
 }

@@ -130,7 +130,7 @@ func TestManifestFileSummary(t *testing.T) {
 			t.Fatalf("%s upper: %v", f.Name, err)
 		}
 		a, b := vals[0][i], vals[1][i]
-		if compareValues(a, b) > 0 {
+		if c, _ := iceberg.CompareValues(a, b); c > 0 {
 			a, b = b, a
 		}
 		if !reflect.DeepEqual(lo, a) || !reflect.DeepEqual(hi, b) {

@@ -1,8 +1,6 @@
 package manifest
 
 import (
-	"bytes"
-	"cmp"
 	"encoding/binary"
 	"math"
 
@@ -157,69 +155,4 @@ func singleValue(v any) []byte {
 		return minimalDecimalBytes(x.Unscaled)
 	}
 	return nil
-}
-
-// compareValues orders two non-null, non-NaN values of one partition
-// field; -0.0 sorts before +0.0 as the spec requires of bounds.
-func compareValues(a, b any) int {
-	switch x := a.(type) {
-	case bool:
-		y := b.(bool)
-		switch {
-		case x == y:
-			return 0
-		case !x:
-			return -1
-		}
-		return 1
-	case int32:
-		return cmp.Compare(x, b.(int32))
-	case int64:
-		return cmp.Compare(x, b.(int64))
-	case iceberg.Date:
-		return cmp.Compare(x, b.(iceberg.Date))
-	case iceberg.Time:
-		return cmp.Compare(x, b.(iceberg.Time))
-	case iceberg.Timestamp:
-		return cmp.Compare(x, b.(iceberg.Timestamp))
-	case float32:
-		return compareFloat(float64(x), float64(b.(float32)))
-	case float64:
-		return compareFloat(x, b.(float64))
-	case string:
-		return cmp.Compare(x, b.(string))
-	case []byte:
-		return bytes.Compare(x, b.([]byte))
-	case iceberg.UUID:
-		y := b.(iceberg.UUID)
-		return bytes.Compare(x[:], y[:])
-	case iceberg.Decimal:
-		y := b.(iceberg.Decimal)
-		return x.Unscaled.Cmp(y.Unscaled)
-	}
-	return 0
-}
-
-func compareFloat(a, b float64) int {
-	if a == 0 && b == 0 {
-		return cmp.Compare(boolInt(!math.Signbit(a)), boolInt(!math.Signbit(b)))
-	}
-	return cmp.Compare(a, b)
-}
-
-func boolInt(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
-}
-
-func isNaN(v any) bool {
-	switch x := v.(type) {
-	case float32:
-		return x != x
-	case float64:
-		return x != x
-	}
-	return false
 }

@@ -202,15 +202,17 @@ func (w *ManifestWriter) count(e *iceberg.ManifestEntry) {
 		switch {
 		case v == nil:
 			s.containsNull = true
-		case isNaN(v):
+		case iceberg.IsNaN(v):
 			s.containsNaN = true
 		case s.lower == nil:
 			s.lower, s.upper = v, v
 		default:
-			if compareValues(v, s.lower) < 0 {
+			// Values were type-checked when the entry was encoded, so
+			// they are comparable.
+			if c, _ := iceberg.CompareValues(v, s.lower); c < 0 {
 				s.lower = v
 			}
-			if compareValues(v, s.upper) > 0 {
+			if c, _ := iceberg.CompareValues(v, s.upper); c > 0 {
 				s.upper = v
 			}
 		}
