@@ -40,36 +40,41 @@ func (e *BoundOr) String() string  { return joinLogical("OR", e.Left, e.Right) }
 
 // AndBound combines bound expressions with AND, folding constants.
 func AndBound(exprs ...BoundExpr) BoundExpr {
-	var out BoundExpr = AlwaysTrue{}
-	for _, e := range exprs {
-		switch {
-		case isFalse(out) || isFalse(e):
-			return AlwaysFalse{}
-		case isTrue(out):
-			out = e
-		case isTrue(e):
-		default:
-			out = &BoundAnd{Left: out, Right: e}
-		}
-	}
-	return out
+	return foldLogical(exprs, BoundExpr(AlwaysTrue{}), BoundExpr(AlwaysFalse{}), isTrue, isFalse,
+		func(l, r BoundExpr) BoundExpr { return &BoundAnd{Left: l, Right: r} })
 }
 
 // OrBound combines bound expressions with OR, folding constants.
 func OrBound(exprs ...BoundExpr) BoundExpr {
-	var out BoundExpr = AlwaysFalse{}
-	for _, e := range exprs {
-		switch {
-		case isTrue(out) || isTrue(e):
-			return AlwaysTrue{}
-		case isFalse(out):
-			out = e
-		case isFalse(e):
-		default:
-			out = &BoundOr{Left: out, Right: e}
+	return foldLogical(exprs, BoundExpr(AlwaysFalse{}), BoundExpr(AlwaysTrue{}), isFalse, isTrue,
+		func(l, r BoundExpr) BoundExpr { return &BoundOr{Left: l, Right: r} })
+}
+
+// evalBound decides e with AND/OR short-circuiting, asking pred for each
+// predicate; other answers for a node of no known kind. The metrics and
+// manifest evaluators share it and differ only in pred.
+func evalBound(e BoundExpr, other bool, pred func(*BoundPredicate) (bool, error)) (bool, error) {
+	switch x := e.(type) {
+	case AlwaysTrue:
+		return true, nil
+	case AlwaysFalse:
+		return false, nil
+	case *BoundAnd:
+		l, err := evalBound(x.Left, other, pred)
+		if err != nil || !l {
+			return false, err
 		}
+		return evalBound(x.Right, other, pred)
+	case *BoundOr:
+		l, err := evalBound(x.Left, other, pred)
+		if err != nil || l {
+			return l, err
+		}
+		return evalBound(x.Right, other, pred)
+	case *BoundPredicate:
+		return pred(x)
 	}
-	return out
+	return other, nil
 }
 
 // NegateBound returns the bound expression matching exactly the rows e

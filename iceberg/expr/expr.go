@@ -86,36 +86,14 @@ func wrapIfOther(op string, e interface{ String() string }) string {
 
 // And combines expressions with AND, folding constants (And() is True).
 func And(exprs ...Expr) Expr {
-	var out Expr = AlwaysTrue{}
-	for _, e := range exprs {
-		switch {
-		case isFalse(out) || isFalse(e):
-			return AlwaysFalse{}
-		case isTrue(out):
-			out = e
-		case isTrue(e):
-		default:
-			out = &AndExpr{Left: out, Right: e}
-		}
-	}
-	return out
+	return foldLogical(exprs, Expr(AlwaysTrue{}), Expr(AlwaysFalse{}), isTrue, isFalse,
+		func(l, r Expr) Expr { return &AndExpr{Left: l, Right: r} })
 }
 
 // Or combines expressions with OR, folding constants (Or() is False).
 func Or(exprs ...Expr) Expr {
-	var out Expr = AlwaysFalse{}
-	for _, e := range exprs {
-		switch {
-		case isTrue(out) || isTrue(e):
-			return AlwaysTrue{}
-		case isFalse(out):
-			out = e
-		case isFalse(e):
-		default:
-			out = &OrExpr{Left: out, Right: e}
-		}
-	}
-	return out
+	return foldLogical(exprs, Expr(AlwaysFalse{}), Expr(AlwaysTrue{}), isFalse, isTrue,
+		func(l, r Expr) Expr { return &OrExpr{Left: l, Right: r} })
 }
 
 // Not negates an expression, folding constants and double negation.
@@ -129,6 +107,26 @@ func Not(e Expr) Expr {
 		return x.Child
 	}
 	return &NotExpr{Child: e}
+}
+
+// foldLogical joins exprs left to right with an operator whose identity is
+// unit and whose absorbing element is zero (True and False for AND, the
+// reverse for OR), so constants never reach the tree. It serves both the
+// unbound and the bound expression types.
+func foldLogical[E any](exprs []E, unit, zero E, isUnit, isZero func(any) bool, join func(l, r E) E) E {
+	out := unit
+	for _, e := range exprs {
+		switch {
+		case isZero(out) || isZero(e):
+			return zero
+		case isUnit(out):
+			out = e
+		case isUnit(e):
+		default:
+			out = join(out, e)
+		}
+	}
+	return out
 }
 
 func isTrue(e any) bool  { _, ok := e.(AlwaysTrue); return ok }

@@ -44,35 +44,14 @@ func (ev *ManifestEvaluator) Eval(mf *iceberg.ManifestFile) (bool, error) {
 	if mf.Partitions == nil {
 		return true, nil
 	}
-	return ev.visit(ev.expr, mf.Partitions)
-}
-
-func (ev *ManifestEvaluator) visit(e BoundExpr, sums []iceberg.FieldSummary) (bool, error) {
-	switch x := e.(type) {
-	case AlwaysTrue:
-		return true, nil
-	case AlwaysFalse:
-		return false, nil
-	case *BoundAnd:
-		l, err := ev.visit(x.Left, sums)
-		if err != nil || !l {
-			return false, err
-		}
-		return ev.visit(x.Right, sums)
-	case *BoundOr:
-		l, err := ev.visit(x.Left, sums)
-		if err != nil || l {
-			return l, err
-		}
-		return ev.visit(x.Right, sums)
-	case *BoundPredicate:
-		i, ok := ev.pos[x.FieldID]
+	sums := mf.Partitions
+	return evalBound(ev.expr, true, func(p *BoundPredicate) (bool, error) {
+		i, ok := ev.pos[p.FieldID]
 		if !ok || i >= len(sums) {
 			return true, nil // no summary: cannot prune
 		}
-		return summaryPredicate(x, &sums[i])
-	}
-	return true, nil
+		return summaryPredicate(p, &sums[i])
+	})
 }
 
 // allValuesNull: a missing lower bound means every value is null, except

@@ -29,31 +29,8 @@ func (ev *InclusiveMetricsEvaluator) Eval(f *iceberg.DataFile) (bool, error) {
 	if f.RecordCount < 0 { // imported files with unknown counts
 		return true, nil
 	}
-	return inclusiveVisit(ev.expr, fileMetrics{f})
-}
-
-func inclusiveVisit(e BoundExpr, m fileMetrics) (bool, error) {
-	switch x := e.(type) {
-	case AlwaysTrue:
-		return true, nil
-	case AlwaysFalse:
-		return false, nil
-	case *BoundAnd:
-		l, err := inclusiveVisit(x.Left, m)
-		if err != nil || !l {
-			return false, err
-		}
-		return inclusiveVisit(x.Right, m)
-	case *BoundOr:
-		l, err := inclusiveVisit(x.Left, m)
-		if err != nil || l {
-			return l, err
-		}
-		return inclusiveVisit(x.Right, m)
-	case *BoundPredicate:
-		return inclusivePredicate(x, m)
-	}
-	return true, nil
+	m := fileMetrics{f}
+	return evalBound(ev.expr, rowsMightMatch, func(p *BoundPredicate) (bool, error) { return inclusivePredicate(p, m) })
 }
 
 const (

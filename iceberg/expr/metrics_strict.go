@@ -19,34 +19,17 @@ func NewStrictMetricsEvaluator(e BoundExpr) *StrictMetricsEvaluator {
 
 // Eval reports whether all rows of f must match.
 func (ev *StrictMetricsEvaluator) Eval(f *iceberg.DataFile) (bool, error) {
-	if f.RecordCount <= 0 {
+	switch {
+	case f.RecordCount == 0:
 		return true, nil // no rows, so all rows match
+	case f.RecordCount < 0:
+		// Imported files may not know their count; nothing is proved about
+		// rows we cannot count, and a wrong "must match" drops live rows.
+		_, always := ev.expr.(AlwaysTrue)
+		return always, nil
 	}
-	return strictVisit(ev.expr, fileMetrics{f})
-}
-
-func strictVisit(e BoundExpr, m fileMetrics) (bool, error) {
-	switch x := e.(type) {
-	case AlwaysTrue:
-		return true, nil
-	case AlwaysFalse:
-		return false, nil
-	case *BoundAnd:
-		l, err := strictVisit(x.Left, m)
-		if err != nil || !l {
-			return false, err
-		}
-		return strictVisit(x.Right, m)
-	case *BoundOr:
-		l, err := strictVisit(x.Left, m)
-		if err != nil || l {
-			return l, err
-		}
-		return strictVisit(x.Right, m)
-	case *BoundPredicate:
-		return strictPredicate(x, m)
-	}
-	return false, nil
+	m := fileMetrics{f}
+	return evalBound(ev.expr, rowsMightNotMatch, func(p *BoundPredicate) (bool, error) { return strictPredicate(p, m) })
 }
 
 const (

@@ -192,7 +192,10 @@ func TestStrictMetricsLong(t *testing.T) {
 	}
 	files := longFiles(t)
 	for _, c := range cases {
-		b, _ := Bind(schema, c.e, true)
+		b, err := Bind(schema, c.e, true)
+		if err != nil {
+			t.Fatal(err)
+		}
 		ev := NewStrictMetricsEvaluator(b)
 		for i, fc := range files {
 			t.Run(c.e.String()+"/"+fc.name, func(t *testing.T) {
@@ -231,6 +234,30 @@ func TestStrictMetricsNaN(t *testing.T) {
 			got, err := NewStrictMetricsEvaluator(b).Eval(c.file)
 			if err != nil || got != c.want {
 				t.Errorf("must match = %v (%v), want %v", got, err, c.want)
+			}
+		})
+	}
+}
+
+// A file whose record count is unknown (-1, imported) proves nothing either
+// way: it may hold matching rows and need not hold only matching ones.
+func TestMetricsUnknownRecordCount(t *testing.T) {
+	schema := iceberg.MustSchema(0, iceberg.NestedField{ID: 1, Name: "x", Type: iceberg.LongType{}})
+	unknown := &iceberg.DataFile{RecordCount: -1}
+	for _, e := range []Expr{Lt("x", 30), IsNull("x"), AlwaysTrue{}} {
+		t.Run(e.String(), func(t *testing.T) {
+			b, err := Bind(schema, e, true)
+			if err != nil {
+				t.Fatal(err)
+			}
+			might, err := NewInclusiveMetricsEvaluator(b).Eval(unknown)
+			if err != nil || !might {
+				t.Errorf("inclusive = %v, %v; want true", might, err)
+			}
+			_, wantMust := b.(AlwaysTrue)
+			must, err := NewStrictMetricsEvaluator(b).Eval(unknown)
+			if err != nil || must != wantMust {
+				t.Errorf("strict = %v, %v; want %v", must, err, wantMust)
 			}
 		})
 	}
