@@ -116,20 +116,16 @@ func appendPartition(b []byte, values []any, pt *iceberg.StructType) ([]byte, er
 
 // Maps are written in key order so files are deterministic.
 func appendCountMap(b []byte, m map[int]int64) []byte {
-	if m == nil {
-		return appendNull(b)
-	}
-	b = appendSome(b)
-	if len(m) > 0 {
-		b = appendLong(b, int64(len(m)))
-		for _, k := range sortedKeys(m) {
-			b = appendLong(appendInt(b, int32(k)), m[k])
-		}
-	}
-	return appendLong(b, 0)
+	return appendIntKeyMap(b, m, appendLong)
 }
 
 func appendBoundMap(b []byte, m map[int][]byte) []byte {
+	return appendIntKeyMap(b, m, appendBytes)
+}
+
+// appendIntKeyMap writes an optional int-keyed map as Iceberg stores maps
+// in Avro: an array of key/value records, here in one block.
+func appendIntKeyMap[V any](b []byte, m map[int]V, appendValue func([]byte, V) []byte) []byte {
 	if m == nil {
 		return appendNull(b)
 	}
@@ -137,7 +133,7 @@ func appendBoundMap(b []byte, m map[int][]byte) []byte {
 	if len(m) > 0 {
 		b = appendLong(b, int64(len(m)))
 		for _, k := range sortedKeys(m) {
-			b = appendBytes(appendInt(b, int32(k)), m[k])
+			b = appendValue(appendInt(b, int32(k)), m[k])
 		}
 	}
 	return appendLong(b, 0)
@@ -153,20 +149,15 @@ func sortedKeys[V any](m map[int]V) []int {
 }
 
 func appendLongList(b []byte, l []int64) []byte {
-	if l == nil {
-		return appendNull(b)
-	}
-	b = appendSome(b)
-	if len(l) > 0 {
-		b = appendLong(b, int64(len(l)))
-		for _, v := range l {
-			b = appendLong(b, v)
-		}
-	}
-	return appendLong(b, 0)
+	return appendList(b, l, appendLong)
 }
 
 func appendIntList(b []byte, l []int) []byte {
+	return appendList(b, l, func(b []byte, v int) []byte { return appendInt(b, int32(v)) })
+}
+
+// appendList writes an optional list as one Avro array block.
+func appendList[V any](b []byte, l []V, appendValue func([]byte, V) []byte) []byte {
 	if l == nil {
 		return appendNull(b)
 	}
@@ -174,7 +165,7 @@ func appendIntList(b []byte, l []int) []byte {
 	if len(l) > 0 {
 		b = appendLong(b, int64(len(l)))
 		for _, v := range l {
-			b = appendInt(b, int32(v))
+			b = appendValue(b, v)
 		}
 	}
 	return appendLong(b, 0)

@@ -12,17 +12,9 @@ import (
 // both Java's and the spec's names for fields 504-506 read. v1 lists read
 // with content data and sequence numbers 0.
 func ReadManifestList(r io.Reader, opts ...ReadOption) ([]iceberg.ManifestFile, error) {
-	var cfg readConfig
-	for _, o := range opts {
-		o(&cfg)
-	}
-	data, err := io.ReadAll(r)
+	cfg, c, err := openContainer(r, opts)
 	if err != nil {
 		return nil, err
-	}
-	c, err := readContainer(data)
-	if err != nil {
-		return nil, corrupt(cfg.path, err)
 	}
 	read, err := manifestFilePlan(c.schema)
 	if err != nil {

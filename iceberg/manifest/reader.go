@@ -29,6 +29,24 @@ func WithPartitionType(pt *iceberg.StructType) ReadOption {
 	return func(c *readConfig) { c.partitionType = pt }
 }
 
+// openContainer applies the read options and parses the Avro container
+// header that manifests and manifest lists share.
+func openContainer(r io.Reader, opts []ReadOption) (readConfig, *container, error) {
+	var cfg readConfig
+	for _, o := range opts {
+		o(&cfg)
+	}
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return cfg, nil, err
+	}
+	c, err := readContainer(data)
+	if err != nil {
+		return cfg, nil, corrupt(cfg.path, err)
+	}
+	return cfg, c, nil
+}
+
 // ManifestReader reads a manifest file held in memory.
 type ManifestReader struct {
 	cfg       readConfig
@@ -42,17 +60,9 @@ type ManifestReader struct {
 // NewManifestReader reads a manifest's header and compiles a decoding
 // plan from its Avro schema, binding fields by field id.
 func NewManifestReader(r io.Reader, opts ...ReadOption) (*ManifestReader, error) {
-	var cfg readConfig
-	for _, o := range opts {
-		o(&cfg)
-	}
-	data, err := io.ReadAll(r)
+	cfg, c, err := openContainer(r, opts)
 	if err != nil {
 		return nil, err
-	}
-	c, err := readContainer(data)
-	if err != nil {
-		return nil, corrupt(cfg.path, err)
 	}
 	mr := &ManifestReader{cfg: cfg, c: c, version: 1}
 	if v, ok := c.meta["format-version"]; ok {
