@@ -17,10 +17,18 @@ type MetadataBuilder struct {
 	m       TableMetadata // working copy; slices and maps are private clones
 	updates []Update
 
-	lastAddedSchemaID *int
-	lastAddedSpecID   *int
-	lastAddedOrderID  *int
-	addedSnapshots    map[int64]bool
+	// lastAdded*ID is what LastAdded resolves to: the schema, spec or
+	// order the last Add* call returned, even when that was an existing
+	// equal one (evolving back to an earlier shape, as iceberg-go does).
+	// The *New flags say whether it was really added in this change, so
+	// that only then is LastAdded recorded in the update.
+	lastAddedSchemaID  *int
+	lastAddedSpecID    *int
+	lastAddedOrderID   *int
+	lastAddedSchemaNew bool
+	lastAddedSpecNew   bool
+	lastAddedOrderNew  bool
+	addedSnapshots     map[int64]bool
 	// snapshotUpdatedMs is the timestamp of an added snapshot that became
 	// the head of a ref; it becomes last-updated-ms, as in Java.
 	snapshotUpdatedMs *int64
@@ -109,7 +117,9 @@ func (b *MetadataBuilder) AddSchema(s *Schema) (int, error) {
 	}
 	for _, old := range b.m.schemas {
 		if old.Equals(s) {
-			return old.ID, nil
+			id := old.ID
+			b.lastAddedSchemaID, b.lastAddedSchemaNew = &id, b.addedInThisChange(id, b.lastAddedSchemaID, b.lastAddedSchemaNew)
+			return id, nil
 		}
 	}
 	id := 0
@@ -122,9 +132,15 @@ func (b *MetadataBuilder) AddSchema(s *Schema) (int, error) {
 	}
 	b.m.schemas = append(b.m.schemas, ns)
 	b.m.lastColumnID = max(b.m.lastColumnID, ns.HighestFieldID())
-	b.lastAddedSchemaID = &id
+	b.lastAddedSchemaID, b.lastAddedSchemaNew = &id, true
 	b.record(AddSchemaUpdate{Schema: ns, LastColumnID: b.m.lastColumnID})
 	return id, nil
+}
+
+// addedInThisChange reports whether id, found equal to an existing one,
+// was itself added earlier in this change.
+func (b *MetadataBuilder) addedInThisChange(id int, last *int, lastNew bool) bool {
+	return last != nil && *last == id && lastNew
 }
 
 // SetCurrentSchema makes a schema current; LastAdded means the schema
@@ -136,8 +152,11 @@ func (b *MetadataBuilder) SetCurrentSchema(id int) error {
 			return metaErrorf(ErrInvalidMetadata, "set current schema to last added: no schema was added")
 		}
 		id = *b.lastAddedSchemaID
-	} else if b.lastAddedSchemaID != nil && *b.lastAddedSchemaID == id {
+	} else if b.lastAddedSchemaID != nil && *b.lastAddedSchemaID == id && b.lastAddedSchemaNew {
 		recordID = LastAdded
+	}
+	if recordID == LastAdded && !b.lastAddedSchemaNew {
+		recordID = id
 	}
 	if _, ok := b.m.SchemaByID(id); !ok {
 		return metaErrorf(ErrInvalidMetadata, "no schema with id %d", id)
@@ -197,7 +216,9 @@ func (b *MetadataBuilder) AddPartitionSpec(spec *PartitionSpec) (int, error) {
 	}
 	for _, old := range b.m.specs {
 		if specsCompatible(old, spec) {
-			return old.ID, nil
+			id := old.ID
+			b.lastAddedSpecID, b.lastAddedSpecNew = &id, b.addedInThisChange(id, b.lastAddedSpecID, b.lastAddedSpecNew)
+			return id, nil
 		}
 	}
 	id := 0
@@ -209,7 +230,7 @@ func (b *MetadataBuilder) AddPartitionSpec(spec *PartitionSpec) (int, error) {
 		b.m.lastPartitionID = max(b.m.lastPartitionID, f.FieldID)
 	}
 	b.m.specs = append(b.m.specs, ns)
-	b.lastAddedSpecID = &id
+	b.lastAddedSpecID, b.lastAddedSpecNew = &id, true
 	b.record(AddPartitionSpecUpdate{Spec: ns})
 	return id, nil
 }
@@ -223,8 +244,11 @@ func (b *MetadataBuilder) SetDefaultSpec(id int) error {
 			return metaErrorf(ErrInvalidMetadata, "set default spec to last added: no spec was added")
 		}
 		id = *b.lastAddedSpecID
-	} else if b.lastAddedSpecID != nil && *b.lastAddedSpecID == id {
+	} else if b.lastAddedSpecID != nil && *b.lastAddedSpecID == id && b.lastAddedSpecNew {
 		recordID = LastAdded
+	}
+	if recordID == LastAdded && !b.lastAddedSpecNew {
+		recordID = id
 	}
 	if _, ok := b.m.SpecByID(id); !ok {
 		return metaErrorf(ErrInvalidMetadata, "no partition spec with id %d", id)
@@ -281,7 +305,9 @@ func (b *MetadataBuilder) AddSortOrder(order *SortOrder) (int, error) {
 	}
 	for _, old := range b.m.sortOrders {
 		if sortOrdersEqual(old, order) {
-			return old.OrderID, nil
+			id := old.OrderID
+			b.lastAddedOrderID, b.lastAddedOrderNew = &id, b.addedInThisChange(id, b.lastAddedOrderID, b.lastAddedOrderNew)
+			return id, nil
 		}
 	}
 	id := 0
@@ -293,7 +319,7 @@ func (b *MetadataBuilder) AddSortOrder(order *SortOrder) (int, error) {
 	}
 	no := &SortOrder{OrderID: id, Fields: slices.Clone(order.Fields)}
 	b.m.sortOrders = append(b.m.sortOrders, no)
-	b.lastAddedOrderID = &id
+	b.lastAddedOrderID, b.lastAddedOrderNew = &id, true
 	b.record(AddSortOrderUpdate{SortOrder: no})
 	return id, nil
 }
@@ -307,8 +333,11 @@ func (b *MetadataBuilder) SetDefaultSortOrder(id int) error {
 			return metaErrorf(ErrInvalidMetadata, "set default sort order to last added: no order was added")
 		}
 		id = *b.lastAddedOrderID
-	} else if b.lastAddedOrderID != nil && *b.lastAddedOrderID == id {
+	} else if b.lastAddedOrderID != nil && *b.lastAddedOrderID == id && b.lastAddedOrderNew {
 		recordID = LastAdded
+	}
+	if recordID == LastAdded && !b.lastAddedOrderNew {
+		recordID = id
 	}
 	if _, ok := b.m.SortOrderByID(id); !ok {
 		return metaErrorf(ErrInvalidMetadata, "no sort order with id %d", id)

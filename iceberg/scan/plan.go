@@ -21,6 +21,34 @@ type Options struct {
 	CaseSensitive bool
 	// Workers is how many manifests are read at once (default 4).
 	Workers int
+	// Schema is the schema the filter's column names refer to. Nil
+	// means ReadSchema's choice.
+	Schema *iceberg.Schema
+}
+
+// ReadSchema is the schema a read of snap binds names with, as in Java:
+// the table's current schema when snap is the head of a branch (reads of
+// the table or a branch), else the schema the snapshot was written with
+// (time travel to an older snapshot or a tag). Binding a current read to
+// the snapshot's schema would resolve a dropped and re-added column to
+// the dropped field id.
+func ReadSchema(meta *iceberg.TableMetadata, snap *iceberg.Snapshot) *iceberg.Schema {
+	schema := meta.CurrentSchema()
+	if snap == nil || snap.SchemaID == nil {
+		return schema
+	}
+	if cur := meta.CurrentSnapshot(); cur != nil && cur.SnapshotID == snap.SnapshotID {
+		return schema
+	}
+	for _, ref := range meta.Refs() {
+		if ref.Type == iceberg.BranchRef && ref.SnapshotID == snap.SnapshotID {
+			return schema
+		}
+	}
+	if s, ok := meta.SchemaByID(*snap.SchemaID); ok {
+		return s
+	}
+	return schema
 }
 
 // Plan lists the data files of a snapshot that may hold rows matching
@@ -39,11 +67,9 @@ func Plan(ctx context.Context, open Opener, meta *iceberg.TableMetadata, snapsho
 	if snap.ManifestList == "" {
 		return nil, stats, fmt.Errorf("%w: snapshot %d", ErrNoManifestList, snapshotID)
 	}
-	schema := meta.CurrentSchema()
-	if snap.SchemaID != nil {
-		if s, ok := meta.SchemaByID(*snap.SchemaID); ok {
-			schema = s
-		}
+	schema := opts.Schema
+	if schema == nil {
+		schema = ReadSchema(meta, snap)
 	}
 	if filter == nil {
 		filter = expr.True()
