@@ -158,6 +158,8 @@ func (s *Session) execOne(ctx context.Context, st parser.Statement) (Result, err
 			return s.dmlDelete(ctx, w, n)
 		case *ast.UpdateStmt:
 			return s.dmlUpdate(ctx, w, n)
+		case *ast.LoadDataStmt:
+			return s.loadData(ctx, w, n)
 		}
 	}
 	if isWrite(st) {
@@ -193,7 +195,7 @@ func (s *Session) queryOne(ctx context.Context, st parser.Statement) (*Rows, err
 		switch n := x.Node.(type) {
 		case *ast.SelectStmt, *ast.SetOprStmt:
 			return s.selectRows(ctx, n.(ast.ResultSetNode), x.Refs)
-		case *ast.InsertStmt, *ast.DeleteStmt, *ast.UpdateStmt:
+		case *ast.InsertStmt, *ast.DeleteStmt, *ast.UpdateStmt, *ast.LoadDataStmt:
 			if _, err := s.execOne(ctx, st); err != nil {
 				return nil, err
 			}
@@ -267,7 +269,7 @@ func checkReadOptions(ctx context.Context, st parser.Statement) error {
 	}
 	if w, ok := st.(*parser.TiDBStmt); ok {
 		switch w.Node.(type) {
-		case *ast.InsertStmt, *ast.DeleteStmt, *ast.UpdateStmt:
+		case *ast.InsertStmt, *ast.DeleteStmt, *ast.UpdateStmt, *ast.LoadDataStmt:
 			return ErrReadOptionsWrite
 		}
 	}
