@@ -76,10 +76,3 @@ func validateNamespace(ns []string) error {
 func joinNamespace(ns []string) string { return strings.Join(ns, ".") }
 
 func splitNamespace(s string) []string { return strings.Split(s, ".") }
-
-// likePrefix is the LIKE pattern (with ESCAPE '!') matching every namespace
-// strictly below ns, as Java builds it.
-func likePrefix(ns string) string {
-	r := strings.NewReplacer("!", "!!", "_", "!_", "%", "!%")
-	return r.Replace(ns) + ".%"
-}

@@ -1,6 +1,7 @@
 package expr
 
 import (
+	"math"
 	"testing"
 
 	"github.com/icesql/icesql/iceberg"
@@ -55,10 +56,7 @@ func TestEvaluator(t *testing.T) {
 }
 
 func TestEvaluatorFloatZero(t *testing.T) {
-	negZero := map[int]any{4: -0.0}
-	neg := 0.0
-	neg = -neg
-	negZero[4] = neg
+	negZero := map[int]any{4: math.Copysign(0, -1)}
 	get := func(id int) any { return negZero[id] }
 	for _, e := range []Expr{Eq("f", 0.0), In("f", 0.0, 5.0), LtEq("f", 0.0), GtEq("f", 0.0)} {
 		if !NewEvaluator(mustBind(t, e)).Eval(get) {

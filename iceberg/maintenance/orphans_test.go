@@ -134,7 +134,7 @@ func TestRemoveOrphanFilesConcurrentCommit(t *testing.T) {
 	f.cat.beforeSwap = func() {
 		cleanup, cleanupErr = RemoveOrphanFiles(ctx, f.load(t), OrphanOptions{OlderThan: time.Now().Add(-time.Hour)})
 	}
-	tbl = appendRows(t, tbl, seq(2, 4))
+	appendRows(t, tbl, seq(2, 4))
 	if cleanupErr != nil {
 		t.Fatal(cleanupErr)
 	}

@@ -142,7 +142,6 @@ func partitionPlan(s avro.Schema, want *iceberg.StructType) (func(*dec) []any, *
 	type slot struct {
 		pos  int // -1: skip
 		read func(*dec) (any, bool)
-		skip func(*dec)
 	}
 	slots := make([]slot, 0, len(rec.Fields()))
 	width := len(rec.Fields())
