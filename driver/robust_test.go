@@ -312,7 +312,6 @@ func TestKnownBugs(t *testing.T) {
 		checkErr(t, execOrQuery(context.Background(), db, "INSERT INTO u (id, id) VALUES (1, 2)"), errCase{sql: "INSERT INTO u (id, id)", names: []string{"id"}})
 	})
 	t.Run("limit plus offset overflow", func(t *testing.T) {
-		t.Skip("known bug: LIMIT 9223372036854775807 OFFSET 1 returns no rows: Offset+Count overflows in planner/opt_limit.go:11 and sqlexec/exec/op_basic.go:124")
 		db := openDB(t, t.TempDir())
 		mustExec(t, db, "CREATE TABLE u (id BIGINT)")
 		mustExec(t, db, "INSERT INTO u VALUES (1), (2), (3)")
@@ -323,7 +322,6 @@ func TestKnownBugs(t *testing.T) {
 		}
 	})
 	t.Run("quadratic arithmetic chain", func(t *testing.T) {
-		t.Skip("known bug: planner/expr.go:92 Arith.DataType recurses into L on every call, so binding/folding an n-term 1 + 1 + ... is O(n^2): 100000 terms take ~5 minutes and ignore the context deadline")
 		db := openDB(t, t.TempDir())
 		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 		defer cancel()
@@ -332,7 +330,6 @@ func TestKnownBugs(t *testing.T) {
 		}
 	})
 	t.Run("int64 underflow", func(t *testing.T) {
-		t.Skip("known bug: SELECT -9223372036854775808 - 1 gives the double -9.223372036854776e+18 instead of an integer overflow error")
 		db := openDB(t, t.TempDir())
 		checkErr(t, execOrQuery(context.Background(), db, "SELECT -9223372036854775808 - 1"), errCase{sql: "SELECT -9223372036854775808 - 1", names: []string{"overflow"}})
 	})

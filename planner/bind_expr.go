@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"math"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -23,6 +24,11 @@ func restore(n ast.Node) string {
 
 // bindExpr binds an AST expression against a scope.
 func (b *binder) bindExpr(n ast.ExprNode, sc *scope) (Expr, error) {
+	if b.exprNodes++; b.exprNodes%1024 == 0 && b.ctx != nil {
+		if err := b.ctx.Err(); err != nil {
+			return nil, err
+		}
+	}
 	if sc.agg != nil {
 		if e, ok, err := sc.agg.lookup(b, n); ok || err != nil {
 			return e, err
@@ -41,6 +47,10 @@ func (b *binder) bindExpr(n ast.ExprNode, sc *scope) (Expr, error) {
 	case *ast.BinaryOperationExpr:
 		return b.bindBinary(x, sc)
 	case *ast.UnaryOperationExpr:
+		if v, ok := x.V.(*driver.ValueExpr); ok && x.Op == opcode.Minus && v.Kind() == driver.KindUint64 && v.GetUint64() == 1<<63 {
+			// -9223372036854775808 is the smallest BIGINT, not a double
+			return &Literal{Value: int64(math.MinInt64), Type: typeLong}, nil
+		}
 		e, err := b.bindExpr(x.V, sc)
 		if err != nil {
 			return nil, err
@@ -61,7 +71,7 @@ func (b *binder) bindExpr(n ast.ExprNode, sc *scope) (Expr, error) {
 				return &DecimalArith{Op: exec.ArithSub, L: zero, R: e, Type: d}, nil
 			}
 			t := arithType(e.DataType())
-			return &Arith{Op: exec.ArithSub, L: &Literal{Value: zeroOf(t), Type: t}, R: coerce(e, t)}, nil
+			return &Arith{Op: exec.ArithSub, L: &Literal{Value: zeroOf(t), Type: t}, R: coerce(e, t), Type: t}, nil
 		case opcode.Plus:
 			return e, nil
 		}
@@ -366,7 +376,7 @@ func arithExprs(raw opcode.Op, op exec.ArithOp, l, r Expr) (Expr, error) {
 	if isInteger(lt) && isInteger(rt) && raw != opcode.Div {
 		t = typeLong
 	}
-	var e Expr = &Arith{Op: op, L: coerce(l, t), R: coerce(r, t)}
+	var e Expr = &Arith{Op: op, L: coerce(l, t), R: coerce(r, t), Type: t}
 	if raw == opcode.IntDiv && t.ID() == arrow.FLOAT64 {
 		e = &Cast{E: e, To: typeLong}
 	}

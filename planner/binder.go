@@ -32,6 +32,9 @@ type binder struct {
 	cat  Catalog
 	opts BindOptions
 	ctes []map[string]Plan
+	// exprNodes counts bound expression nodes so that binding a huge
+	// expression notices cancellation.
+	exprNodes int
 }
 
 func (b *binder) bindResultSet(n ast.ResultSetNode, outer *scope, sub *subqueryBase) (Plan, error) {

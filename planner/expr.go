@@ -84,13 +84,21 @@ func evalBinary(ec *exec.EvalContext, b arrow.RecordBatch, l, r Expr, f func(x, 
 }
 
 // Arith is L op R over INT64 or FLOAT64 operands of the same type.
+// Type is fixed when the node is built: asking L on every call makes
+// typing a long chain 1 + 1 + ... quadratic.
 type Arith struct {
 	Op   exec.ArithOp
 	L, R Expr
+	Type arrow.DataType
 }
 
-func (a *Arith) DataType() arrow.DataType { return a.L.DataType() }
-func (a *Arith) String() string           { return fmt.Sprintf("(%s %s %s)", a.L, a.Op, a.R) }
+func (a *Arith) DataType() arrow.DataType {
+	if a.Type != nil {
+		return a.Type
+	}
+	return a.L.DataType()
+}
+func (a *Arith) String() string { return fmt.Sprintf("(%s %s %s)", a.L, a.Op, a.R) }
 func (a *Arith) Eval(ec *exec.EvalContext, b arrow.RecordBatch) (arrow.Array, error) {
 	return evalBinary(ec, b, a.L, a.R, func(x, y arrow.Array) (arrow.Array, error) {
 		return exec.Arith(ec, a.Op, x, y)

@@ -43,7 +43,7 @@ func withChildren(e Expr, c []Expr) Expr {
 	case *Compare:
 		return &Compare{Op: x.Op, L: c[0], R: c[1]}
 	case *Arith:
-		return &Arith{Op: x.Op, L: c[0], R: c[1]}
+		return &Arith{Op: x.Op, L: c[0], R: c[1], Type: x.Type}
 	case *DecimalArith:
 		return &DecimalArith{Op: x.Op, L: c[0], R: c[1], Type: x.Type}
 	case *Logic:

@@ -88,7 +88,7 @@ func (b *builder) build(p Plan) (exec.RecordIterator, error) {
 		}
 		return &exec.Sort{Input: in, Keys: sortKeys(n), EC: b.ec}, nil
 	case *Limit:
-		if s, ok := n.Input.(*Sort); ok && n.Count >= 0 && n.Offset+n.Count >= n.Count {
+		if s, ok := n.Input.(*Sort); ok && n.Count >= 0 {
 			return b.topN(n, s)
 		}
 		in, err := b.build(n.Input)
@@ -132,7 +132,7 @@ func (b *builder) topN(l *Limit, s *Sort) (exec.RecordIterator, error) {
 	if err != nil {
 		return nil, err
 	}
-	top := &exec.TopN{Input: in, Keys: sortKeys(s), N: l.Offset + l.Count, EC: b.ec}
+	top := &exec.TopN{Input: in, Keys: sortKeys(s), N: saturatingAdd(l.Offset, l.Count), EC: b.ec}
 	return &exec.Limit{Input: top, Offset: l.Offset, Count: l.Count}, nil
 }
 

@@ -120,7 +120,10 @@ func (l *Limit) Next(ctx context.Context) (arrow.RecordBatch, error) {
 		l.seen += n
 		end := n
 		if l.Count >= 0 {
-			end = min(n, start+l.Count-l.passed)
+			// compare remaining counts, never sums: Count may be MaxInt64
+			if left := l.Count - l.passed; left < n-start {
+				end = start + left
+			}
 		}
 		if start >= end {
 			b.Release()
