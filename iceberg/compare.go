@@ -3,8 +3,11 @@ package iceberg
 import (
 	"bytes"
 	"cmp"
+	"encoding/hex"
+	"fmt"
 	"math"
 	"math/big"
+	"strconv"
 )
 
 // CompareValues orders two non-null values in the Go value form (see
@@ -146,4 +149,27 @@ func compareDecimals(a, b Decimal) int {
 
 func pow10(n int) *big.Int {
 	return new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(n)), nil)
+}
+
+// PartitionKey is a map key identifying a partition: the spec id and the
+// tuple's values. Each value is tagged with its kind and strings are
+// quoted, so tuples that differ never share a key, even when a string
+// holds the separator.
+func PartitionKey(specID int, values []any) string {
+	b := strconv.AppendInt(nil, int64(specID), 10)
+	for _, v := range values {
+		switch x := v.(type) {
+		case nil:
+			b = append(b, "|n"...)
+		case string:
+			b = strconv.AppendQuote(append(b, "|s"...), x)
+		case []byte:
+			b = hex.AppendEncode(append(b, "|b"...), x)
+		case Decimal:
+			b = append(append(b, "|d"...), x.String()...)
+		default:
+			b = fmt.Appendf(b, "|%T:%v", x, x)
+		}
+	}
+	return string(b)
 }

@@ -75,3 +75,29 @@ func TestIsNaN(t *testing.T) {
 		}
 	}
 }
+
+func TestPartitionKey(t *testing.T) {
+	tests := []struct {
+		name         string
+		specA, specB int
+		a, b         []any
+		same         bool
+	}{
+		{"equal tuples", 0, 0, []any{int32(1), "x"}, []any{int32(1), "x"}, true},
+		{"other spec", 0, 1, []any{int32(1)}, []any{int32(1)}, false},
+		{"null against empty string", 0, 0, []any{nil}, []any{""}, false},
+		{"separator inside a string", 0, 0, []any{"a|s\"b"}, []any{"a", "b"}, false},
+		{"string against bytes", 0, 0, []any{"a"}, []any{[]byte("a")}, false},
+		{"int against long", 0, 0, []any{int32(1)}, []any{int64(1)}, false},
+		{"equal bytes", 0, 0, []any{[]byte{1, 2}}, []any{[]byte{1, 2}}, true},
+		{"negative zero", 0, 0, []any{math.Copysign(0, -1)}, []any{0.0}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ka, kb := PartitionKey(tt.specA, tt.a), PartitionKey(tt.specB, tt.b)
+			if (ka == kb) != tt.same {
+				t.Errorf("keys %q and %q: same = %v, want %v", ka, kb, ka == kb, tt.same)
+			}
+		})
+	}
+}

@@ -7,7 +7,6 @@ import (
 	"io"
 	"math"
 	"slices"
-	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/icesql/icesql/iceberg"
@@ -230,7 +229,7 @@ func planRewrite(ctx context.Context, tbl *table.Table, snapshotID int64, o Rewr
 		if !o.RewriteAll && size >= o.MinFileSizeBytes && size <= o.MaxFileSizeBytes && len(t.Deletes) < o.DeleteFileThreshold {
 			continue
 		}
-		k := partitionGroupKey(t.File)
+		k := iceberg.PartitionKey(t.File.SpecID, t.File.Partition)
 		if _, ok := byPartition[k]; !ok {
 			order = append(order, k)
 		}
@@ -253,25 +252,6 @@ func planRewrite(ctx context.Context, tbl *table.Table, snapshotID int64, o Rewr
 		}
 	}
 	return groups, all, nil
-}
-
-// partitionGroupKey identifies a file's partition (spec and values).
-func partitionGroupKey(f iceberg.DataFile) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "%d", f.SpecID)
-	for _, v := range f.Partition {
-		switch x := v.(type) {
-		case nil:
-			b.WriteString("|null")
-		case []byte:
-			fmt.Fprintf(&b, "|%T:%x", x, x)
-		case iceberg.Decimal:
-			fmt.Fprintf(&b, "|dec:%s", x)
-		default:
-			fmt.Fprintf(&b, "|%T:%v", x, x)
-		}
-	}
-	return b.String()
 }
 
 // rewriteGroup reads a group's rows with deletes applied and writes them.

@@ -60,7 +60,7 @@ func TestRewriteDataFilesBinpack(t *testing.T) {
 	small := map[string]int{}
 	for _, d := range data {
 		if d.FileSizeInBytes < target/2 {
-			small[partitionGroupKey(d)]++
+			small[iceberg.PartitionKey(d.SpecID, d.Partition)]++
 		}
 		// Compression varies along the data, so sizes scatter around the
 		// target predicted from the input files.
