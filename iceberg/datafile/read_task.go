@@ -51,7 +51,9 @@ type RecordIterator interface {
 // Delete files follow the spec's sequence number rules, checked again here:
 // a position delete applies when its data sequence number is >= the data
 // file's, an equality delete when it is strictly greater. Only the deletes
-// of this task are held in memory.
+// of this task are held in memory (with a DeleteCache, also the cached
+// equality key sets of the scan). Position delete files need not be sorted.
+// Row groups whose footer statistics rule out the residual are skipped.
 func ReadTask(ctx context.Context, fio fileio.FileIO, meta *iceberg.TableMetadata, task scan.FileScanTask, projection *iceberg.Schema, opts ReadOptions) (RecordIterator, error) {
 	f := task.File
 	if f.FileFormat != iceberg.FormatParquet {
