@@ -62,7 +62,7 @@ func NewManifestWriter(w io.Writer, version int, spec *iceberg.PartitionSpec, sc
 	if err != nil {
 		return nil, err
 	}
-	schemaText, err := schemaJSON(schema)
+	schemaText, err := schema.MarshalJSON() // the spec's Appendix C form
 	if err != nil {
 		return nil, err
 	}
