@@ -218,3 +218,45 @@ func benchEqualityDeletes(b *testing.B, tt testTable, n int) iceberg.DataFile {
 	return iceberg.DataFile{Content: iceberg.ContentEqualityDeletes, FilePath: loc, FileFormat: iceberg.FormatParquet,
 		RecordCount: int64(n), EqualityIDs: []int{1}}
 }
+
+// BenchmarkPositionDeletesPerTask reads, for each of 200 data files, its
+// positions from one delete file covering all of them (100k rows), sorted
+// or not, without a cache and with one (which lets tasks stop early in a
+// file a full read found sorted).
+func BenchmarkPositionDeletesPerTask(b *testing.B) {
+	tt := newTestTable(b, benchSchema(), nil, nil)
+	ctx := context.Background()
+	const files, per = 200, 500
+	pathOf := func(i int) string { return fmt.Sprintf("%s/data/%05d-0-op-00001.parquet", tt.loc, i) }
+	var sorted, unsorted []posRow
+	for f := 0; f < files; f++ {
+		for k := 0; k < per; k++ {
+			sorted = append(sorted, posRow{pathOf(f), int64(k * 3)})
+		}
+	}
+	for f := files - 1; f >= 0; f-- {
+		unsorted = append(unsorted, sorted[f*per:(f+1)*per]...)
+	}
+	for _, order := range []struct {
+		name string
+		rows []posRow
+	}{{"sorted", sorted}, {"unsorted", unsorted}} {
+		d := writeRawPositionDeletes(b, tt, order.name+"-deletes.parquet", order.rows, 1<<20, true)
+		for _, cached := range []bool{false, true} {
+			b.Run(fmt.Sprintf("%s/cache=%v", order.name, cached), func(b *testing.B) {
+				for b.Loop() {
+					var cache *DeleteCache
+					if cached {
+						cache = NewDeleteCache(0)
+					}
+					for f := 0; f < files; f++ {
+						pos, err := loadPositionDeletes(ctx, tt.fio, pathOf(f), []iceberg.DataFile{d}, cache)
+						if err != nil || len(pos) != per {
+							b.Fatalf("%d positions, %v", len(pos), err)
+						}
+					}
+				}
+			})
+		}
+	}
+}
