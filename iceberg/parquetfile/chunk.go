@@ -26,6 +26,11 @@ type chunkData struct {
 	bin    []byte  // BYTE_ARRAY bytes / FIXED_LEN_BYTE_ARRAY bytes
 	off    []int32 // BYTE_ARRAY offsets into bin, len = values+1
 	width  int     // FIXED_LEN_BYTE_ARRAY width
+	// Set by bindPage only: the page the slices alias, and the dictionary
+	// indexes of the values (the slice of their kind then holds the
+	// dictionary).
+	page parquet.Page
+	idx  []int32
 }
 
 func (c *chunkData) reset(kind parquet.Kind, maxDef, maxRep byte, width int) {

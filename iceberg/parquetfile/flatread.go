@@ -42,7 +42,11 @@ func (f *flatReader) close() {
 		f.pf.close()
 		f.pf = nil
 	}
-	f.cur = nil
+	if f.cur != nil {
+		f.leaf.chunk = chunkData{}
+		f.cur.releasePage()
+		f.cur = nil
+	}
 }
 
 // nextPage moves to the next decoded page of the chunk.
@@ -141,14 +145,14 @@ func (f *flatReader) read(mem memory.Allocator, n int) (arrow.Array, error) {
 			} else if unit != 1 {
 				gatherConv(out[s.k:s.k+s.m], f.leaf.chunk.i64[s.v0:], s.defs, f.leaf.chunk.maxDef, func(x int64) int64 { return scale(x, unit) })
 			} else {
-				gather(out[s.k:s.k+s.m], f.leaf.chunk.i64[s.v0:], s.defs, f.leaf.chunk.maxDef)
+				gatherPage(out[s.k:s.k+s.m], &f.leaf.chunk, f.leaf.chunk.i64, s)
 			}
 		})
 	case arrow.INT32, arrow.DATE32:
 		var out []int32
 		buffers, out = newFixed[int32](mem, n)
 		nulls, err = f.segments(n, valid, func(s segment) {
-			gather(out[s.k:s.k+s.m], f.leaf.chunk.i32[s.v0:], s.defs, f.leaf.chunk.maxDef)
+			gatherPage(out[s.k:s.k+s.m], &f.leaf.chunk, f.leaf.chunk.i32, s)
 		})
 	case arrow.FLOAT64:
 		var out []float64
@@ -157,14 +161,14 @@ func (f *flatReader) read(mem memory.Allocator, n int) (arrow.Array, error) {
 			if f.leaf.chunk.kind == parquet.Float {
 				gatherConv(out[s.k:s.k+s.m], f.leaf.chunk.f32[s.v0:], s.defs, f.leaf.chunk.maxDef, func(x float32) float64 { return float64(x) })
 			} else {
-				gather(out[s.k:s.k+s.m], f.leaf.chunk.f64[s.v0:], s.defs, f.leaf.chunk.maxDef)
+				gatherPage(out[s.k:s.k+s.m], &f.leaf.chunk, f.leaf.chunk.f64, s)
 			}
 		})
 	case arrow.FLOAT32:
 		var out []float32
 		buffers, out = newFixed[float32](mem, n)
 		nulls, err = f.segments(n, valid, func(s segment) {
-			gather(out[s.k:s.k+s.m], f.leaf.chunk.f32[s.v0:], s.defs, f.leaf.chunk.maxDef)
+			gatherPage(out[s.k:s.k+s.m], &f.leaf.chunk, f.leaf.chunk.f32, s)
 		})
 	case arrow.STRING, arrow.BINARY:
 		return f.readBytes(mem, n, valid, validBuf, dt)
@@ -228,6 +232,36 @@ func releaseBuffers(bs []*memory.Buffer) {
 	}
 }
 
+// gatherPage fills out with the segment's values of the page c, whose
+// values (or dictionary, when c.idx is set) are vals.
+func gatherPage[T any](out []T, c *chunkData, vals []T, s segment) {
+	if c.idx != nil {
+		gatherIdx(out, vals, c.idx[s.v0:], s.defs, c.maxDef)
+		return
+	}
+	gather(out, vals[s.v0:], s.defs, c.maxDef)
+}
+
+// gatherIdx is gather through dictionary indexes (checked by bindPage).
+func gatherIdx[T any](out, dict []T, idx []int32, defs []byte, maxDef byte) {
+	if defs == nil {
+		for i, x := range idx[:len(out)] {
+			out[i] = dict[x]
+		}
+		return
+	}
+	var zero T
+	v := 0
+	for i, d := range defs {
+		if d == maxDef {
+			out[i] = dict[idx[v]]
+			v++
+		} else {
+			out[i] = zero
+		}
+	}
+}
+
 // gather copies values into out: all of them when defs is nil, else one
 // per entry at maxDef (null slots are zeroed).
 func gather[T any](out, vals []T, defs []byte, maxDef byte) {
@@ -267,37 +301,31 @@ func gatherConv[S, T any](out []T, vals []S, defs []byte, maxDef byte, conv func
 }
 
 // readBytes builds a string or binary array: offsets from the page
-// offsets, the bytes of each run of values copied at once.
+// offsets, the bytes of each run of values copied at once (dictionary
+// pages copy value by value into a buffer grown once per segment).
 func (f *flatReader) readBytes(mem memory.Allocator, n int, valid []byte, validBuf *memory.Buffer, dt arrow.DataType) (arrow.Array, error) {
 	offBuf := memory.NewResizableBuffer(mem)
 	defer offBuf.Release()
 	offBuf.Resize((n + 1) * 4)
 	offs := bytesAs[int32](offBuf.Bytes())[:n+1]
-	data := make([]byte, 0, 16*n)
+	var data []byte
 	offs[0] = 0
 	var overflow bool
 	nulls, err := f.segments(n, valid, func(s segment) {
 		c := &f.leaf.chunk
-		po := c.off[s.v0:]
-		if s.defs == nil {
-			start := len(data)
-			data = append(data, c.bin[po[0]:po[s.m]]...)
-			base := int64(start) - int64(po[0])
-			for i := 1; i <= s.m; i++ {
-				offs[s.k+i] = int32(base + int64(po[i]))
-			}
-			overflow = overflow || base+int64(po[s.m]) > 1<<31-1
+		if data == nil {
+			data = make([]byte, 0, n*avgValueLen(c)+64)
+		}
+		if overflow {
 			return
 		}
-		v := 0
-		for i, d := range s.defs {
-			if d == c.maxDef {
-				data = append(data, c.bin[po[v]:po[v+1]]...)
-				v++
-			}
-			offs[s.k+i+1] = int32(len(data))
+		ok := true
+		if c.idx != nil {
+			data, ok = appendDictBytes(data, offs[s.k:s.k+s.m+1], c, c.idx[s.v0:], s.defs)
+		} else {
+			data, ok = appendPlainBytes(data, offs[s.k:s.k+s.m+1], c, c.off[s.v0:], s.defs)
 		}
-		overflow = overflow || len(data) > 1<<31-1
+		overflow = !ok
 	})
 	if err != nil {
 		return nil, err
@@ -314,6 +342,99 @@ func (f *flatReader) readBytes(mem memory.Allocator, n int, valid []byte, validB
 	arr := array.NewData(dt, n, []*memory.Buffer{vb, offBuf, dataBuf}, nil, nulls, 0)
 	defer arr.Release()
 	return array.MakeFromData(arr), nil
+}
+
+// avgValueLen is the mean length of the page's byte-array values (or of
+// its dictionary's), to size a batch's data buffer once.
+func avgValueLen(c *chunkData) int {
+	if len(c.off) < 2 {
+		return 0
+	}
+	total := int(c.off[len(c.off)-1] - c.off[0])
+	return (total + len(c.off) - 2) / (len(c.off) - 1)
+}
+
+// appendPlainBytes appends a segment of PLAIN values (their offsets po)
+// to data and sets offs[1:] (offs[0] is already set): the non-null values
+// are contiguous in the page, so their bytes are copied at once. ok is
+// false when data would pass the 2 GiB an int32 offset reaches.
+func appendPlainBytes(data []byte, offs []int32, c *chunkData, po []int32, defs []byte) (_ []byte, ok bool) {
+	m := len(offs) - 1
+	defined := m
+	if defs != nil {
+		defined = 0
+		for _, d := range defs {
+			if d == c.maxDef {
+				defined++
+			}
+		}
+	}
+	if int64(len(data))+int64(po[defined]-po[0]) > 1<<31-1 {
+		return data, false
+	}
+	base := int32(len(data)) - po[0]
+	data = append(data, c.bin[po[0]:po[defined]]...)
+	if defs == nil {
+		for i, o := range po[1 : m+1] {
+			offs[i+1] = base + o
+		}
+		return data, true
+	}
+	v := 0
+	for i, d := range defs {
+		if d == c.maxDef {
+			v++
+		}
+		offs[i+1] = base + po[v]
+	}
+	return data, true
+}
+
+// appendDictBytes appends a segment of dictionary-encoded values (their
+// indexes idx) to data and sets offs[1:]; ok as for appendPlainBytes.
+func appendDictBytes(data []byte, offs []int32, c *chunkData, idx []int32, defs []byte) (_ []byte, ok bool) {
+	m := len(offs) - 1
+	do := c.off
+	need := 0
+	if defs == nil {
+		for _, x := range idx[:m] {
+			need += int(do[x+1] - do[x])
+		}
+	} else {
+		v := 0
+		for _, d := range defs {
+			if d == c.maxDef {
+				need += int(do[idx[v]+1] - do[idx[v]])
+				v++
+			}
+		}
+	}
+	if len(data)+need > 1<<31-1 {
+		return data, false
+	}
+	data = growBytes(data, need)
+	end := int32(len(data))
+	data = data[:len(data)+need]
+	v := 0
+	for i := range m {
+		if defs == nil || defs[i] == c.maxDef {
+			x := idx[v]
+			v++
+			end += int32(copy(data[end:], c.bin[do[x]:do[x+1]]))
+		}
+		offs[i+1] = end
+	}
+	return data, true
+}
+
+// growBytes returns b with room for need more bytes.
+func growBytes(b []byte, need int) []byte {
+	if cap(b)-len(b) >= need {
+		return b
+	}
+	nb := make([]byte, len(b), max(2*cap(b), len(b)+need))
+	copy(nb, b)
+	return nb
 }
 
 // readGeneric serves the remaining types (booleans, decimals, fixed,

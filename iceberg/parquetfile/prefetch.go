@@ -59,7 +59,7 @@ func (p *pagePrefetcher) run(cc parquet.ColumnChunk, leaf *rleaf, node *rnode, e
 				return
 			}
 		}
-		err := decodeFlatPage(pages, c, col, node, maxDef)
+		err := decodeFlatPage(pages, c, leaf, node, maxDef)
 		if sem != nil {
 			<-sem
 		}
@@ -106,6 +106,7 @@ func (p *pagePrefetcher) next() decodedPage {
 
 // recycle hands a consumed page's buffers back to the producer.
 func (p *pagePrefetcher) recycle(c *chunkData) {
+	c.releasePage()
 	select {
 	case p.free <- c:
 	default:
@@ -120,7 +121,8 @@ func (p *pagePrefetcher) close() {
 }
 
 // decodeFlatPage reads the next page of a flat column into c.
-func decodeFlatPage(pages parquet.Pages, c *chunkData, col *parquet.Column, node *rnode, maxDef byte) error {
+func decodeFlatPage(pages parquet.Pages, c *chunkData, leaf *rleaf, node *rnode, maxDef byte) error {
+	col := leaf.col
 	pg, err := readPage(pages)
 	if errors.Is(err, io.EOF) {
 		return io.EOF
@@ -128,14 +130,20 @@ func decodeFlatPage(pages parquet.Pages, c *chunkData, col *parquet.Column, node
 	if err != nil {
 		return corrupt("column %q: %v", col.Name(), err)
 	}
+	kind := pg.Type().Kind()
+	if !kindReadable(node.arrowType, kind) {
+		parquet.Release(pg)
+		return corrupt("column %q: %v page cannot be read as %v", col.Name(), kind, node.arrowType)
+	}
+	c.releasePage()
+	if directKind(node.arrowType, leaf.timeUnit, kind) {
+		return c.bindPage(pg, maxDef)
+	}
 	defer parquet.Release(pg)
 	width := 0
-	if pg.Type().Kind() == parquet.FixedLenByteArray {
+	if kind == parquet.FixedLenByteArray {
 		width = pg.Type().Length()
 	}
-	if !kindReadable(node.arrowType, pg.Type().Kind()) {
-		return corrupt("column %q: %v page cannot be read as %v", col.Name(), pg.Type().Kind(), node.arrowType)
-	}
-	c.reset(pg.Type().Kind(), maxDef, 0, width)
+	c.reset(kind, maxDef, 0, width)
 	return c.appendPage(pg)
 }
