@@ -152,21 +152,48 @@ func pred(op Op, col string, lits ...any) Expr {
 	return &Predicate{Op: op, Column: col, Literals: lits}
 }
 
-func IsNull(col string) Expr             { return pred(OpIsNull, col) }
-func NotNull(col string) Expr            { return pred(OpNotNull, col) }
-func IsNaN(col string) Expr              { return pred(OpIsNaN, col) }
-func NotNaN(col string) Expr             { return pred(OpNotNaN, col) }
-func Lt(col string, v any) Expr          { return pred(OpLt, col, v) }
-func LtEq(col string, v any) Expr        { return pred(OpLtEq, col, v) }
-func Gt(col string, v any) Expr          { return pred(OpGt, col, v) }
-func GtEq(col string, v any) Expr        { return pred(OpGtEq, col, v) }
-func Eq(col string, v any) Expr          { return pred(OpEq, col, v) }
-func NotEq(col string, v any) Expr       { return pred(OpNotEq, col, v) }
+// IsNull matches rows where col is null.
+func IsNull(col string) Expr { return pred(OpIsNull, col) }
+
+// NotNull matches rows where col is not null.
+func NotNull(col string) Expr { return pred(OpNotNull, col) }
+
+// IsNaN matches rows where the floating column col is NaN.
+func IsNaN(col string) Expr { return pred(OpIsNaN, col) }
+
+// NotNaN matches rows where col is not NaN (nulls do not match).
+func NotNaN(col string) Expr { return pred(OpNotNaN, col) }
+
+// Lt matches rows where col < v.
+func Lt(col string, v any) Expr { return pred(OpLt, col, v) }
+
+// LtEq matches rows where col <= v.
+func LtEq(col string, v any) Expr { return pred(OpLtEq, col, v) }
+
+// Gt matches rows where col > v.
+func Gt(col string, v any) Expr { return pred(OpGt, col, v) }
+
+// GtEq matches rows where col >= v.
+func GtEq(col string, v any) Expr { return pred(OpGtEq, col, v) }
+
+// Eq matches rows where col = v.
+func Eq(col string, v any) Expr { return pred(OpEq, col, v) }
+
+// NotEq matches rows where col <> v (nulls do not match).
+func NotEq(col string, v any) Expr { return pred(OpNotEq, col, v) }
+
+// StartsWith matches string values of col that begin with prefix.
 func StartsWith(col, prefix string) Expr { return pred(OpStartsWith, col, prefix) }
+
+// NotStartsWith matches non-null string values of col that do not begin with prefix.
 func NotStartsWith(col, prefix string) Expr {
 	return pred(OpNotStartsWith, col, prefix)
 }
-func In(col string, vs ...any) Expr    { return pred(OpIn, col, vs...) }
+
+// In matches rows where col equals one of vs.
+func In(col string, vs ...any) Expr { return pred(OpIn, col, vs...) }
+
+// NotIn matches rows where col is non-null and equals none of vs.
 func NotIn(col string, vs ...any) Expr { return pred(OpNotIn, col, vs...) }
 
 // formatPredicate prints "col OP lit" with literals formatted for type t

@@ -3,6 +3,7 @@ package expr
 // Op is a predicate operation.
 type Op int
 
+// The operations, in the order of opNames.
 const (
 	OpIsNull Op = iota
 	OpNotNull

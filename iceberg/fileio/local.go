@@ -57,6 +57,7 @@ func LocalURI(path string) (string, error) {
 	return u.String(), nil
 }
 
+// Open implements FileIO; a directory is not a file.
 func (l *Local) Open(_ context.Context, location string) (InputFile, error) {
 	p, err := LocalPath(location)
 	if err != nil {
@@ -78,10 +79,12 @@ func (l *Local) Open(_ context.Context, location string) (InputFile, error) {
 	return &localInput{File: f, size: st.Size(), loc: location}, nil
 }
 
+// Create implements FileIO; with NoSync set, Close does not fsync.
 func (l *Local) Create(ctx context.Context, location string) (OutputFile, error) {
 	return l.create(location, !l.NoSync)
 }
 
+// CreateLazy implements LazySyncer.
 func (l *Local) CreateLazy(ctx context.Context, location string) (OutputFile, error) {
 	return l.create(location, false)
 }
@@ -146,6 +149,7 @@ func (l *Local) create(location string, sync bool) (OutputFile, error) {
 	return &localOutput{f: f, w: bufio.NewWriterSize(f, 256<<10), loc: location, path: p, sync: sync}, nil
 }
 
+// Remove implements FileIO.
 func (l *Local) Remove(_ context.Context, location string) error {
 	p, err := LocalPath(location)
 	if err != nil {
@@ -157,6 +161,7 @@ func (l *Local) Remove(_ context.Context, location string) error {
 	return nil
 }
 
+// List implements FileIO, walking the directory below prefix lazily.
 func (l *Local) List(ctx context.Context, prefix string) iter.Seq2[FileInfo, error] {
 	return func(yield func(FileInfo, error) bool) {
 		root, err := LocalPath(prefix)

@@ -34,6 +34,7 @@ type ExpireResult struct {
 	ExpiredSnapshotIDs []int64
 }
 
+// Columns implements Result.
 func (ExpireResult) Columns() []Column {
 	return []Column{
 		{"deleted_data_files_count", longType},
@@ -45,6 +46,7 @@ func (ExpireResult) Columns() []Column {
 	}
 }
 
+// Rows implements Result.
 func (r ExpireResult) Rows() [][]any {
 	return [][]any{{r.DeletedDataFilesCount, r.DeletedPositionDeleteFilesCount, r.DeletedEqualityDeleteFilesCount,
 		r.DeletedManifestFilesCount, r.DeletedManifestListsCount, r.DeletedStatisticsFilesCount}}
@@ -56,8 +58,10 @@ type OrphanResult struct {
 	OrphanFileLocations []string
 }
 
+// Columns implements Result.
 func (OrphanResult) Columns() []Column { return []Column{{"orphan_file_location", stringType}} }
 
+// Rows implements Result.
 func (r OrphanResult) Rows() [][]any {
 	rows := make([][]any, len(r.OrphanFileLocations))
 	for i, l := range r.OrphanFileLocations {
@@ -80,6 +84,7 @@ type RewriteDataResult struct {
 	SnapshotID int64
 }
 
+// Columns implements Result.
 func (RewriteDataResult) Columns() []Column {
 	return []Column{
 		{"rewritten_data_files_count", longType},
@@ -89,6 +94,7 @@ func (RewriteDataResult) Columns() []Column {
 	}
 }
 
+// Rows implements Result.
 func (r RewriteDataResult) Rows() [][]any {
 	return [][]any{{r.RewrittenDataFilesCount, r.AddedDataFilesCount, r.RewrittenBytesCount, r.FailedDataFilesCount}}
 }
@@ -101,10 +107,12 @@ type RewriteManifestsResult struct {
 	SnapshotID              int64 // 0 when nothing was rewritten
 }
 
+// Columns implements Result.
 func (RewriteManifestsResult) Columns() []Column {
 	return []Column{{"rewritten_manifests_count", longType}, {"added_mainfests_count", longType}}
 }
 
+// Rows implements Result.
 func (r RewriteManifestsResult) Rows() [][]any {
 	return [][]any{{r.RewrittenManifestsCount, r.AddedManifestsCount}}
 }
@@ -117,10 +125,12 @@ type SnapshotChangeResult struct {
 	CurrentSnapshotID  int64
 }
 
+// Columns implements Result.
 func (SnapshotChangeResult) Columns() []Column {
 	return []Column{{"previous_snapshot_id", longType}, {"current_snapshot_id", longType}}
 }
 
+// Rows implements Result.
 func (r SnapshotChangeResult) Rows() [][]any {
 	return [][]any{{optLong(r.PreviousSnapshotID), r.CurrentSnapshotID}}
 }
@@ -131,10 +141,12 @@ type CherrypickResult struct {
 	CurrentSnapshotID int64
 }
 
+// Columns implements Result.
 func (CherrypickResult) Columns() []Column {
 	return []Column{{"source_snapshot_id", longType}, {"current_snapshot_id", longType}}
 }
 
+// Rows implements Result.
 func (r CherrypickResult) Rows() [][]any { return [][]any{{r.SourceSnapshotID, r.CurrentSnapshotID}} }
 
 // FastForwardResult is fast_forward's output.
@@ -144,10 +156,12 @@ type FastForwardResult struct {
 	UpdatedRef    int64
 }
 
+// Columns implements Result.
 func (FastForwardResult) Columns() []Column {
 	return []Column{{"branch_updated", stringType}, {"previous_ref", longType}, {"updated_ref", longType}}
 }
 
+// Rows implements Result.
 func (r FastForwardResult) Rows() [][]any {
 	return [][]any{{r.BranchUpdated, optLong(r.PreviousRef), r.UpdatedRef}}
 }
@@ -161,10 +175,12 @@ type RefResult struct {
 	Created bool
 }
 
+// Columns implements Result.
 func (RefResult) Columns() []Column {
 	return []Column{{"name", stringType}, {"type", stringType}, {"snapshot_id", longType}}
 }
 
+// Rows implements Result.
 func (r RefResult) Rows() [][]any { return [][]any{{r.Name, refTypeName(r.Type), r.SnapshotID}} }
 
 func optLong(p *int64) any {

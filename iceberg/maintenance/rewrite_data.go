@@ -19,6 +19,7 @@ import (
 // RewriteStrategy is rewrite_data_files' strategy argument.
 type RewriteStrategy string
 
+// The strategies Spark's rewrite_data_files accepts.
 const (
 	StrategyBinpack RewriteStrategy = "binpack"
 	StrategySort    RewriteStrategy = "sort"
