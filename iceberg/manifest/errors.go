@@ -20,6 +20,10 @@ var (
 	// ErrUnassignedSequence: a manifest with an unassigned sequence number
 	// that the committing snapshot did not add.
 	ErrUnassignedSequence = errors.New("manifest: unassigned sequence number from another snapshot")
+	// ErrWriterClosed: an entry written to a ManifestWriter after Close.
+	ErrWriterClosed = errors.New("manifest: write after Close")
+	// ErrMissingArgument: a writer constructor was given a nil spec or schema.
+	ErrMissingArgument = errors.New("manifest: missing argument")
 )
 
 // SchemaError reports that a file's Avro schema cannot be read as a

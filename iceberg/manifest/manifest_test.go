@@ -170,6 +170,29 @@ func TestWriterRejectsBadEntries(t *testing.T) {
 	}
 }
 
+func TestWriterMisuse(t *testing.T) {
+	schema, spec := allTypesSchema(t)
+	t.Run("nil spec", func(t *testing.T) {
+		_, err := NewManifestWriter(&bytes.Buffer{}, 2, nil, schema, iceberg.ManifestContentData, 1)
+		if !errors.Is(err, ErrMissingArgument) {
+			t.Fatalf("got %v, want ErrMissingArgument", err)
+		}
+	})
+	t.Run("write after close", func(t *testing.T) {
+		w, err := NewManifestWriter(&bytes.Buffer{}, 2, spec, schema, iceberg.ManifestContentData, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		entry := iceberg.ManifestEntry{Status: iceberg.StatusAdded, DataFile: fullDataFile("x", spec.ID, allTypesValues(1))}
+		if err := w.WriteEntry(entry); !errors.Is(err, ErrWriterClosed) {
+			t.Fatalf("got %v, want ErrWriterClosed", err)
+		}
+	})
+}
+
 func TestReadWithPartitionTypeReorders(t *testing.T) {
 	schema, spec := allTypesSchema(t)
 	vals := allTypesValues(4)

@@ -1,7 +1,6 @@
 package manifest
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -52,7 +51,7 @@ func NewManifestWriter(w io.Writer, version int, spec *iceberg.PartitionSpec, sc
 		return nil, fmt.Errorf("%w: v1 manifests hold only data files", ErrInvalidEntry)
 	}
 	if spec == nil || schema == nil {
-		return nil, errors.New("manifest: NewManifestWriter needs a spec and a schema")
+		return nil, fmt.Errorf("%w: NewManifestWriter needs a spec and a schema", ErrMissingArgument)
 	}
 	pt, err := partitionType(spec, schema)
 	if err != nil {
@@ -129,7 +128,7 @@ func (w *ManifestWriter) WriteEntry(e iceberg.ManifestEntry) error {
 		return w.err
 	}
 	if w.closed {
-		return errors.New("manifest: write after Close")
+		return ErrWriterClosed
 	}
 	if err := w.check(&e); err != nil {
 		return err
