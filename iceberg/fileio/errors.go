@@ -7,6 +7,9 @@ import (
 	"github.com/icesql/icesql/iceberg"
 )
 
+// Sentinel errors of this package; test with errors.Is. Failures carry the
+// operation and location in a *PathError that wraps one of these or the
+// operating system's error.
 var (
 	// ErrNotFound: the file does not exist. Matches iceberg.ErrNotFound.
 	ErrNotFound = fmt.Errorf("fileio: %w", iceberg.ErrNotFound)
@@ -14,6 +17,8 @@ var (
 	ErrExists = fmt.Errorf("fileio: %w", iceberg.ErrFileExists)
 	// ErrBadLocation: the location is not a URI this FileIO can serve.
 	ErrBadLocation = errors.New("fileio: unsupported location")
+	// ErrNotAFile: Open found a directory at the location.
+	ErrNotAFile = errors.New("fileio: not a regular file")
 )
 
 // PathError names the operation and location of a failure.

@@ -74,7 +74,7 @@ func (l *Local) Open(_ context.Context, location string) (InputFile, error) {
 	}
 	if st.IsDir() {
 		f.Close()
-		return nil, &PathError{Op: "open", Location: location, Err: errors.New("is a directory")}
+		return nil, &PathError{Op: "open", Location: location, Err: ErrNotAFile}
 	}
 	return &localInput{File: f, size: st.Size(), loc: location}, nil
 }

@@ -96,6 +96,10 @@ func TestLocalListAndRemove(t *testing.T) {
 	for _, err := range l.List(ctx, root+"/nope") {
 		t.Fatalf("unexpected entry or error: %v", err)
 	}
+	var pe *PathError
+	if _, err := l.Open(ctx, root+"/a"); !errors.Is(err, ErrNotAFile) || !errors.As(err, &pe) || pe.Op != "open" {
+		t.Fatalf("opening a directory: %v, want a *PathError matching ErrNotAFile", err)
+	}
 }
 
 func TestLocalPath(t *testing.T) {
