@@ -86,12 +86,38 @@ func (c *parseCtx) rewriteRefs(from, to int, m *mappedText, rw *rewrite) error {
 	stack := []frame{{}}
 	copied := c.toks[from].pos
 	intoSeen := false
+	casts := map[int]castSite{} // by the index of their AS token
 	for i := from; i < to; i++ {
 		t := toks[i]
+		if cs, ok := casts[i]; ok {
+			m.copy(c.src, copied, t.pos)
+			m.synth(", "+QuoteString(cs.typeName), t.pos)
+			copied = toks[cs.close].pos
+			i = cs.close - 1
+			continue
+		}
 		top := &stack[len(stack)-1]
 		depth0 := len(stack) == 1
 		site := false
 		switch {
+		case t.isKw("CAST") && i+1 < to && toks[i+1].isOp("("):
+			as, cs, ok, err := c.sparkCast(i, to)
+			if err != nil {
+				return err
+			}
+			if ok {
+				casts[as] = cs
+				m.copy(c.src, copied, t.pos)
+				m.synth(CastMarker, t.pos)
+				copied = t.end
+			}
+			continue
+		case t.isKw("ARRAY") && i+1 < to && toks[i+1].isOp("("):
+			// ARRAY is a TiDB keyword; quoted, it is the function array
+			m.copy(c.src, copied, t.pos)
+			m.synth("`array`", t.pos)
+			copied = t.end
+			continue
 		case t.isOp("("):
 			stack = append(stack, frame{})
 		case t.isOp(")"):
