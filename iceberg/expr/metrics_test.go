@@ -147,7 +147,10 @@ func TestInclusiveMetricsStrings(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.e.String(), func(t *testing.T) {
-			b, _ := Bind(schema, c.e, true)
+			b, err := Bind(schema, c.e, true)
+			if err != nil {
+				t.Fatal(err)
+			}
 			got, err := NewInclusiveMetricsEvaluator(b).Eval(c.file)
 			if err != nil || got != c.want {
 				t.Errorf("might match = %v (%v), want %v", got, err, c.want)
@@ -160,13 +163,18 @@ func TestMetricsCorruptBound(t *testing.T) {
 	schema := iceberg.MustSchema(0, iceberg.NestedField{ID: 1, Name: "x", Type: iceberg.LongType{}})
 	f := fileOf(t, 1, iceberg.LongType{}, int64(1), int64(2))
 	f.LowerBounds[1] = []byte{1, 2, 3}
-	b, _ := Bind(schema, Lt("x", 0), true)
-	_, err := NewInclusiveMetricsEvaluator(b).Eval(f)
+	b, err := Bind(schema, Lt("x", 0), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = NewInclusiveMetricsEvaluator(b).Eval(f)
 	var de *BoundDecodeError
 	if !errors.Is(err, ErrInvalidBound) || !errors.As(err, &de) || de.FieldID != 1 {
 		t.Fatalf("inclusive error = %v, want *BoundDecodeError for field 1", err)
 	}
-	b, _ = Bind(schema, Gt("x", 0), true)
+	if b, err = Bind(schema, Gt("x", 0), true); err != nil {
+		t.Fatal(err)
+	}
 	if _, err := NewStrictMetricsEvaluator(b).Eval(f); !errors.Is(err, ErrInvalidBound) {
 		t.Fatalf("strict error = %v", err)
 	}
@@ -230,7 +238,10 @@ func TestStrictMetricsNaN(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.e.String(), func(t *testing.T) {
-			b, _ := Bind(schema, c.e, true)
+			b, err := Bind(schema, c.e, true)
+			if err != nil {
+				t.Fatal(err)
+			}
 			got, err := NewStrictMetricsEvaluator(b).Eval(c.file)
 			if err != nil || got != c.want {
 				t.Errorf("must match = %v (%v), want %v", got, err, c.want)
