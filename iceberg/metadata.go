@@ -37,6 +37,10 @@ type TableMetadata struct {
 	// unknown holds top-level keys this version does not model (e.g. v3
 	// encryption-keys) so they survive a read/modify/write cycle.
 	unknown map[string][]byte
+
+	// snapJSON caches encoded snapshots; shared with the versions a
+	// builder derives from this one (see snapshotJSONCache).
+	snapJSON *snapshotJSONCache
 }
 
 // NoSnapshotID is what CurrentSnapshotID returns for an empty table.

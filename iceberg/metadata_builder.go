@@ -43,7 +43,7 @@ func NewMetadataBuilder(base *TableMetadata) *MetadataBuilder {
 	b := &MetadataBuilder{base: base, addedSnapshots: map[int64]bool{}, nowMs: func() int64 { return time.Now().UnixMilli() }}
 	if base == nil {
 		b.m = TableMetadata{currentSnapshotID: NoSnapshotID, lastPartitionID: PartitionFieldIDStart - 1,
-			properties: map[string]string{}, refs: map[string]SnapshotRef{}}
+			properties: map[string]string{}, refs: map[string]SnapshotRef{}, snapJSON: newSnapshotJSONCache()}
 		return b
 	}
 	b.m = *base

@@ -8,6 +8,8 @@ import (
 	"io"
 	"slices"
 	"sort"
+	"strconv"
+	"sync"
 )
 
 // maxMetadataBytes bounds the decompressed size of a gzip metadata file so
@@ -122,7 +124,7 @@ func metadataFromJSON(mj *metadataJSON) (*TableMetadata, error) {
 	if v > MaxSupportedFormatVersion {
 		return nil, fmt.Errorf("%w: %w: format-version %d is newer than %d", ErrInvalidMetadata, ErrUnsupported, v, MaxSupportedFormatVersion)
 	}
-	m := &TableMetadata{formatVersion: v, currentSnapshotID: NoSnapshotID}
+	m := &TableMetadata{formatVersion: v, currentSnapshotID: NoSnapshotID, snapJSON: newSnapshotJSONCache()}
 	if mj.TableUUID != nil {
 		m.uuid = *mj.TableUUID
 	} else if v >= 2 {
@@ -437,13 +439,9 @@ func (m *TableMetadata) MarshalJSON() ([]byte, error) {
 	if v >= 2 || len(m.refs) > 0 {
 		w.add("refs", nonNilRefs(m.refs))
 	}
-	snaps := make([]json.RawMessage, 0, len(m.snapshots))
-	for _, s := range m.snapshots {
-		b, err := s.marshal()
-		if err != nil {
-			return nil, err
-		}
-		snaps = append(snaps, b)
+	snaps, err := m.snapJSON.encode(m.snapshots)
+	if err != nil {
+		return nil, err
 	}
 	w.add("snapshots", snaps)
 	w.add("statistics", nonNilSlice(m.statistics))
@@ -513,10 +511,16 @@ func (s *Snapshot) marshal() ([]byte, error) {
 // EncodeMetadata renders metadata as a metadata.json file: indented JSON,
 // gzip-compressed when gzipped is true (for ".gz.metadata.json" names).
 func EncodeMetadata(m *TableMetadata, gzipped bool) ([]byte, error) {
-	b, err := json.MarshalIndent(m, "", "  ")
+	compact, err := m.MarshalJSON() // not json.MarshalIndent: it would re-validate the whole document first
 	if err != nil {
 		return nil, err
 	}
+	var ib bytes.Buffer
+	ib.Grow(len(compact) + len(compact)/4)
+	if err := json.Indent(&ib, compact, "", "  "); err != nil {
+		return nil, err
+	}
+	b := ib.Bytes()
 	b = append(b, '\n')
 	if !gzipped {
 		return b, nil
@@ -542,20 +546,105 @@ func (o *orderedObject) add(key string, v any) {
 	if o.err != nil {
 		return
 	}
-	vb, err := json.Marshal(v)
-	if err != nil {
-		o.err = fmt.Errorf("marshal %q: %w", key, err)
-		return
+	// Fast paths for what metadata is mostly made of; json.Marshal would
+	// reflect, and re-validate RawMessages we produced ourselves.
+	var vb []byte
+	switch x := v.(type) {
+	case string:
+		vb = strconv.AppendQuote(nil, x)
+		if !isPlainASCII(x) {
+			vb, _ = json.Marshal(x) // JSON escapes differ from Go's for non-ASCII and control bytes
+		}
+	case int64:
+		vb = strconv.AppendInt(nil, x, 10)
+	case int:
+		vb = strconv.AppendInt(nil, int64(x), 10)
+	case json.RawMessage:
+		vb = x
+	case []json.RawMessage:
+		vb = append(vb, '[')
+		for i, r := range x {
+			if i > 0 {
+				vb = append(vb, ',')
+			}
+			vb = append(vb, r...)
+		}
+		vb = append(vb, ']')
+	default:
+		var err error
+		if vb, err = json.Marshal(v); err != nil {
+			o.err = fmt.Errorf("marshal %q: %w", key, err)
+			return
+		}
 	}
-	kb, _ := json.Marshal(key)
 	if o.buf.Len() == 0 {
 		o.buf.WriteByte('{')
 	} else {
 		o.buf.WriteByte(',')
 	}
-	o.buf.Write(kb)
+	if isPlainASCII(key) {
+		o.buf.Write(strconv.AppendQuote(nil, key))
+	} else {
+		kb, _ := json.Marshal(key)
+		o.buf.Write(kb)
+	}
 	o.buf.WriteByte(':')
 	o.buf.Write(vb)
+}
+
+// isPlainASCII reports whether s quotes the same in Go and JSON: printable
+// ASCII without the characters JSON or Go escape differently.
+func isPlainASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < 0x20 || c >= 0x7f || c == '<' || c == '>' || c == '&' || c == '\\' || c == '"' {
+			return false
+		}
+	}
+	return true
+}
+
+// snapshotJSONCache holds the encoded form of snapshots. Snapshots never
+// change once they are in metadata, so a commit encodes only its new
+// snapshot instead of the whole history. The cache is shared between a
+// metadata value and the versions built from it, and keeps only the
+// snapshots of the version encoded last.
+type snapshotJSONCache struct {
+	mu sync.Mutex
+	m  map[*Snapshot]json.RawMessage
+}
+
+func newSnapshotJSONCache() *snapshotJSONCache {
+	return &snapshotJSONCache{m: map[*Snapshot]json.RawMessage{}}
+}
+
+func (c *snapshotJSONCache) encode(snaps []*Snapshot) ([]json.RawMessage, error) {
+	out := make([]json.RawMessage, len(snaps))
+	if c == nil {
+		for i, s := range snaps {
+			b, err := s.marshal()
+			if err != nil {
+				return nil, err
+			}
+			out[i] = b
+		}
+		return out, nil
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	next := make(map[*Snapshot]json.RawMessage, len(snaps))
+	for i, s := range snaps {
+		b, ok := c.m[s]
+		if !ok {
+			var err error
+			if b, err = s.marshal(); err != nil {
+				return nil, err
+			}
+		}
+		out[i], next[s] = b, b
+	}
+	c.m = next
+	return out, nil
 }
 
 func (o *orderedObject) bytes() ([]byte, error) {
