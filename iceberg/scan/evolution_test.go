@@ -123,3 +123,50 @@ func TestReadSchema(t *testing.T) {
 		t.Errorf("empty table reads schema %d", got)
 	}
 }
+
+// A name only the snapshot's schema knows (the caller reads a branch head
+// with the schema it was written with) falls back to that schema; a name
+// neither knows is still an error.
+func TestPlanFallsBackToSnapshotSchemaForUnknownNames(t *testing.T) {
+	tb := newTable(t, nil)
+	f := dataFile(t, "old.parquet", []any{}, 0, 10, base, base)
+	f.LowerBounds[3], f.UpperBounds[3] = ser(t, iceberg.StringType{}, "x"), ser(t, iceberg.StringType{}, "x")
+	tb.commit(tb.manifestOf("m.avro", iceberg.ManifestContentData, 1, f))
+	prev := tb.meta.CurrentSnapshot()
+	zero := 0
+	renamed, last, err := iceberg.NewSchemaUpdate(tb.meta.CurrentSchema(), tb.meta.LastColumnID()).RenameColumn("s", "label").Apply()
+	if err != nil {
+		t.Fatal(err)
+	}
+	meta, err := iceberg.ApplyUpdates(tb.meta, "m1", []iceberg.Update{
+		iceberg.AddSnapshotUpdate{Snapshot: &iceberg.Snapshot{SnapshotID: 2, ParentSnapshotID: &prev.SnapshotID, SequenceNumber: 11,
+			TimestampMs: 2, ManifestList: prev.ManifestList, Summary: map[string]string{"operation": "append"}, SchemaID: &zero}},
+		iceberg.SetSnapshotRefUpdate{Name: iceberg.MainBranch, Ref: iceberg.NewBranch(2)},
+		iceberg.AddSchemaUpdate{Schema: renamed, LastColumnID: last}, iceberg.SetCurrentSchemaUpdate{SchemaID: iceberg.LastAdded},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name    string
+		filter  expr.Expr
+		want    int
+		wantErr bool
+	}{
+		{"current name", expr.Eq("label", "y"), 0, false},
+		{"snapshot name", expr.Eq("s", "x"), 1, false},
+		{"snapshot name pruned", expr.Eq("s", "y"), 0, false},
+		{"unknown name", expr.Eq("nope", "x"), 0, true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			tasks, _, err := Plan(context.Background(), tb.open, meta, 2, tc.filter, Options{})
+			if (err != nil) != tc.wantErr {
+				t.Fatalf("err = %v, want error %v", err, tc.wantErr)
+			}
+			if len(tasks) != tc.want {
+				t.Fatalf("planned %d files, want %d", len(tasks), tc.want)
+			}
+		})
+	}
+}

@@ -2,6 +2,7 @@ package scan
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"sync"
@@ -45,10 +46,17 @@ func ReadSchema(meta *iceberg.TableMetadata, snap *iceberg.Snapshot) *iceberg.Sc
 			return schema
 		}
 	}
-	if s, ok := meta.SchemaByID(*snap.SchemaID); ok {
+	if s, ok := snapshotSchema(meta, snap); ok {
 		return s
 	}
 	return schema
+}
+
+func snapshotSchema(meta *iceberg.TableMetadata, snap *iceberg.Snapshot) (*iceberg.Schema, bool) {
+	if snap == nil || snap.SchemaID == nil {
+		return nil, false
+	}
+	return meta.SchemaByID(*snap.SchemaID)
 }
 
 // Plan lists the data files of a snapshot that may hold rows matching
@@ -75,6 +83,17 @@ func Plan(ctx context.Context, open Opener, meta *iceberg.TableMetadata, snapsho
 		filter = expr.True()
 	}
 	bound, err := expr.Bind(schema, filter, opts.CaseSensitive)
+	if err != nil && opts.Schema == nil && errors.Is(err, iceberg.ErrNoSuchField) {
+		// A caller that chose the snapshot's schema for a snapshot that is
+		// also a branch head (VERSION AS OF it, or a tag on it) names
+		// columns by that schema; only an unknown name falls back, so a
+		// name ReadSchema knows is never rebound.
+		if s, ok := snapshotSchema(meta, snap); ok && s != schema {
+			if b, err2 := expr.Bind(s, filter, opts.CaseSensitive); err2 == nil {
+				schema, bound, err = s, b, nil
+			}
+		}
+	}
 	if err != nil {
 		return nil, stats, err
 	}

@@ -1,0 +1,277 @@
+package driver_test
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/icesql/icesql/driver"
+	"github.com/icesql/icesql/sqlexec"
+)
+
+// Schema and partition evolution end to end through database/sql; the
+// plain SQL cases are in testdata/sql/evolution. These are the ones that
+// need Arrow, EXPLAIN, snapshot ids or files written outside the engine.
+
+var explainFiles = regexp.MustCompile(`files (\d+)/(\d+)`)
+
+// plannedFiles returns how many data files a query's Iceberg scan plans
+// out of how many live ones (from EXPLAIN).
+func plannedFiles(t *testing.T, db *sql.DB, q string) (planned, total int) {
+	t.Helper()
+	lines := queryStrings(t, db, "EXPLAIN "+q)
+	for _, l := range lines {
+		if m := explainFiles.FindStringSubmatch(l); m != nil {
+			planned, _ = strconv.Atoi(m[1])
+			total, _ = strconv.Atoi(m[2])
+			return planned, total
+		}
+	}
+	t.Fatalf("EXPLAIN %s: no file counts in %q", q, lines)
+	return 0, 0
+}
+
+func execAll(t *testing.T, db *sql.DB, stmts ...string) {
+	t.Helper()
+	for _, s := range stmts {
+		mustExec(t, db, s)
+	}
+}
+
+// Pruning on evolved columns: old files have no stats for an added column
+// (IS NULL must keep them), and 4-byte bounds of promoted columns still
+// decide filters on the widened type.
+func TestEvolutionPruning(t *testing.T) {
+	db := openDB(t, t.TempDir())
+	execAll(t, db,
+		"CREATE TABLE a (id INT, f FLOAT, d DECIMAL(9,2))",
+		"INSERT INTO a VALUES (1, 1.5, 1.25), (2, 2.5, 2.50)",
+		"INSERT INTO a VALUES (100, 100.5, 100.75)",
+		"ALTER TABLE a ADD COLUMNS (c STRING)",
+		"ALTER TABLE a ALTER COLUMN id TYPE BIGINT",
+		"ALTER TABLE a ALTER COLUMN f TYPE DOUBLE",
+		"ALTER TABLE a ALTER COLUMN d TYPE DECIMAL(18,2)",
+		"INSERT INTO a VALUES (5000000000, 1e300, 1234567890123.45, 'new')",
+	)
+	tests := []struct {
+		where   string
+		planned int
+		rows    []string
+	}{
+		{"c IS NULL", 2, []string{"1", "100", "2"}},
+		{"c IS NOT NULL", 3, []string{"5000000000"}}, // old files have no stats: kept
+		{"c = 'new'", 3, []string{"5000000000"}},
+		{"c = 'zzz'", 2, nil},
+		{"id > 50 AND id < 1000", 1, []string{"100"}},
+		{"id = 5000000000", 1, []string{"5000000000"}},
+		{"id < 3", 1, []string{"1", "2"}},
+		{"f > 2.0 AND f < 3.0", 1, []string{"2"}},
+		{"f > 1e200", 1, []string{"5000000000"}},
+		{"d >= 100.75 AND d <= 100.75", 1, []string{"100"}},
+		{"d > 1000000000", 1, []string{"5000000000"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.where, func(t *testing.T) {
+			q := "SELECT id FROM a WHERE " + tc.where
+			planned, total := plannedFiles(t, db, q)
+			if total != 3 || planned != tc.planned {
+				t.Errorf("planned %d/%d files, want %d/3", planned, total, tc.planned)
+			}
+			got := queryStrings(t, db, q+" ORDER BY CAST(id AS STRING)")
+			if strings.Join(got, ",") != strings.Join(tc.rows, ",") {
+				t.Errorf("rows %v, want %v", got, tc.rows)
+			}
+		})
+	}
+	var typ []string
+	rows, err := db.Query("SELECT id, f, d FROM a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cts, _ := rows.ColumnTypes()
+	rows.Close()
+	for _, c := range cts {
+		typ = append(typ, c.DatabaseTypeName())
+	}
+	if strings.Join(typ, ",") != "LONG,DOUBLE,DECIMAL" {
+		t.Errorf("promoted column types %v", typ)
+	}
+}
+
+// ADD COLUMN inside a struct: old rows read the new field as NULL inside a
+// non-null struct (SQL has no struct constructor, so rows go in as Arrow).
+func TestEvolutionAddStructField(t *testing.T) {
+	ctx := context.Background()
+	db := openDB(t, t.TempDir())
+	mustExec(t, db, "CREATE TABLE s (id BIGINT, p STRUCT<x: INT>)")
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+
+	appendRows := func(st *arrow.StructType, build func(b *array.RecordBuilder)) {
+		t.Helper()
+		schema := arrow.NewSchema([]arrow.Field{{Name: "id", Type: arrow.PrimitiveTypes.Int64, Nullable: true},
+			{Name: "p", Type: st, Nullable: true}}, nil)
+		b := array.NewRecordBuilder(memory.DefaultAllocator, schema)
+		defer b.Release()
+		build(b)
+		rec := b.NewRecord()
+		defer rec.Release()
+		rr, err := array.NewRecordReader(schema, []arrow.Record{rec})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer rr.Release()
+		err = conn.Raw(func(dc any) error {
+			_, err := dc.(driver.ArrowConn).AppendArrow(ctx, "s", rr)
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	oldType := arrow.StructOf(arrow.Field{Name: "x", Type: arrow.PrimitiveTypes.Int32, Nullable: true})
+	appendRows(oldType, func(b *array.RecordBuilder) {
+		b.Field(0).(*array.Int64Builder).AppendValues([]int64{1, 2}, nil)
+		sb := b.Field(1).(*array.StructBuilder)
+		sb.AppendValues([]bool{true, true})
+		sb.FieldBuilder(0).(*array.Int32Builder).AppendValues([]int32{10, 20}, nil)
+	})
+	mustExec(t, db, "ALTER TABLE s ADD COLUMNS (p.y STRING)")
+	newType := arrow.StructOf(arrow.Field{Name: "x", Type: arrow.PrimitiveTypes.Int32, Nullable: true},
+		arrow.Field{Name: "y", Type: arrow.BinaryTypes.String, Nullable: true})
+	appendRows(newType, func(b *array.RecordBuilder) {
+		b.Field(0).(*array.Int64Builder).Append(3)
+		sb := b.Field(1).(*array.StructBuilder)
+		sb.Append(true)
+		sb.FieldBuilder(0).(*array.Int32Builder).Append(30)
+		sb.FieldBuilder(1).(*array.StringBuilder).Append("thirty")
+	})
+
+	var got []string
+	err = conn.Raw(func(dc any) error {
+		rr, err := dc.(driver.ArrowConn).QueryArrow(ctx, "SELECT id, p FROM s ORDER BY id")
+		if err != nil {
+			return err
+		}
+		defer rr.Release()
+		for rr.Next() {
+			rec := rr.Record()
+			ids := rec.Column(0).(*array.Int64)
+			ps := rec.Column(1).(*array.Struct)
+			if n := ps.NumField(); n != 2 {
+				return fmt.Errorf("struct has %d fields, want x and y", n)
+			}
+			for i := 0; i < int(rec.NumRows()); i++ {
+				got = append(got, fmt.Sprintf("%d:%s/%s", ids.Value(i), ps.Field(0).ValueStr(i), ps.Field(1).ValueStr(i)))
+			}
+		}
+		return rr.Err()
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "1:10/(null),2:20/(null),3:30/thirty"
+	if strings.Join(got, ",") != want {
+		t.Fatalf("got %v, want %s", got, want)
+	}
+}
+
+// DESCRIBE and SHOW CREATE TABLE use a renamed partition source column's
+// new name.
+func TestEvolutionDescribeAfterRename(t *testing.T) {
+	db := openDB(t, t.TempDir())
+	execAll(t, db,
+		"CREATE TABLE r (id BIGINT, cat STRING) PARTITIONED BY (cat, bucket(2, id))",
+		"INSERT INTO r VALUES (1, 'a')",
+		"ALTER TABLE r RENAME COLUMN cat TO category",
+	)
+	desc := strings.Join(queryStrings(t, db, "DESCRIBE r"), "\n")
+	for _, want := range []string{"category|string", "Part 0|category", "Part 1|bucket(2, id)"} {
+		if !strings.Contains(desc, want) {
+			t.Errorf("DESCRIBE lacks %q:\n%s", want, desc)
+		}
+	}
+	if strings.Contains(desc, "cat|") {
+		t.Errorf("DESCRIBE still names cat:\n%s", desc)
+	}
+	show := strings.Join(queryStrings(t, db, "SHOW CREATE TABLE r"), "\n")
+	for _, want := range []string{"category STRING", "PARTITIONED BY (category, bucket(2, id))"} {
+		if !strings.Contains(show, want) {
+			t.Errorf("SHOW CREATE TABLE lacks %q:\n%s", want, show)
+		}
+	}
+	planned, total := plannedFiles(t, db, "SELECT id FROM r WHERE category = 'b'")
+	if planned != 0 {
+		t.Errorf("partition pruning on the renamed column: planned %d/%d", planned, total)
+	}
+}
+
+// A branch reads with the current schema even at an old snapshot; VERSION
+// AS OF the same snapshot id reads with the snapshot's schema.
+func TestEvolutionBranchAtOldSnapshot(t *testing.T) {
+	db := openDB(t, t.TempDir())
+	execAll(t, db,
+		"CREATE TABLE b (id BIGINT, v STRING)",
+		"INSERT INTO b VALUES (1, 'one')",
+	)
+	old := queryInt(t, db, "SELECT snapshot_id FROM b.snapshots")
+	execAll(t, db,
+		"ALTER TABLE b RENAME COLUMN v TO label",
+		"INSERT INTO b VALUES (2, 'two')",
+		fmt.Sprintf("ALTER TABLE b CREATE BRANCH old AS OF VERSION %d", old),
+	)
+	tests := []struct{ q, want string }{
+		{"SELECT id, label FROM b.branch_old WHERE label = 'one'", "1|one"},
+		{fmt.Sprintf("SELECT id, v FROM b VERSION AS OF %d WHERE v = 'one'", old), "1|one"},
+		{"SELECT id, label FROM b WHERE label = 'two'", "2|two"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.q, func(t *testing.T) {
+			if got := strings.Join(queryStrings(t, db, tc.q), ","); got != tc.want {
+				t.Errorf("got %q, want %q", got, tc.want)
+			}
+		})
+	}
+	if _, err := tryQueryStrings(db, fmt.Sprintf("SELECT label FROM b VERSION AS OF %d", old)); err == nil {
+		t.Error("time travel to the old snapshot resolved the new column name")
+	}
+}
+
+// ALTER COLUMN ... DROP NOT NULL works; making a column required is
+// refused with an error naming the column.
+func TestEvolutionNotNull(t *testing.T) {
+	db := openDB(t, t.TempDir())
+	execAll(t, db,
+		"CREATE TABLE n (id BIGINT NOT NULL, v STRING)",
+		"INSERT INTO n VALUES (1, 'a')",
+	)
+	if _, err := db.Exec("INSERT INTO n VALUES (NULL, 'b')"); err == nil {
+		t.Fatal("NULL accepted in a NOT NULL column")
+	}
+	mustExec(t, db, "ALTER TABLE n ALTER COLUMN id DROP NOT NULL")
+	mustExec(t, db, "INSERT INTO n VALUES (NULL, 'b')")
+	if got := strings.Join(queryStrings(t, db, "SELECT id, v FROM n ORDER BY v"), ","); got != "1|a,<nil>|b" {
+		t.Errorf("rows %q", got)
+	}
+	for _, q := range []string{"ALTER TABLE n ALTER COLUMN v SET NOT NULL", "ALTER TABLE n ADD COLUMNS (w INT NOT NULL)"} {
+		_, err := db.Exec(q)
+		if !errors.Is(err, sqlexec.ErrInvalidStatement) {
+			t.Errorf("%s: err = %v, want ErrInvalidStatement", q, err)
+		}
+		if err != nil && !strings.Contains(err.Error(), "required") {
+			t.Errorf("%s: error %q does not say why", q, err)
+		}
+	}
+}
