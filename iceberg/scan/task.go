@@ -6,7 +6,6 @@ package scan
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/icesql/icesql/iceberg"
 	"github.com/icesql/icesql/iceberg/expr"
@@ -50,20 +49,4 @@ func (s Stats) String() string {
 
 // partitionKey identifies a partition (spec id and values) for matching
 // deletes to data files.
-func partitionKey(specID int, values []any) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "%d", specID)
-	for _, v := range values {
-		switch x := v.(type) {
-		case nil:
-			b.WriteString("|null")
-		case []byte:
-			fmt.Fprintf(&b, "|%T:%x", x, x)
-		case iceberg.Decimal:
-			fmt.Fprintf(&b, "|dec:%s", x)
-		default:
-			fmt.Fprintf(&b, "|%T:%v", x, x)
-		}
-	}
-	return b.String()
-}
+func partitionKey(specID int, values []any) string { return iceberg.PartitionKey(specID, values) }

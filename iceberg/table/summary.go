@@ -58,29 +58,7 @@ func newSummaryBuilder() *summaryBuilder {
 }
 
 // partitionKey identifies a partition tuple for changed-partition-count.
-func partitionKey(f iceberg.DataFile) string {
-	b := strconv.AppendInt(nil, int64(f.SpecID), 10)
-	for _, v := range f.Partition {
-		b = append(b, '|')
-		b = appendPartitionValue(b, v)
-	}
-	return string(b)
-}
-
-func appendPartitionValue(b []byte, v any) []byte {
-	switch x := v.(type) {
-	case nil:
-		return append(b, "\x00null"...)
-	case []byte:
-		return strconv.AppendQuote(b, string(x))
-	case string:
-		return strconv.AppendQuote(b, x)
-	case iceberg.Decimal:
-		return append(b, x.String()...)
-	default:
-		return append(b, []byte(fmtAny(x))...)
-	}
-}
+func partitionKey(f iceberg.DataFile) string { return iceberg.PartitionKey(f.SpecID, f.Partition) }
 
 func (s *summaryBuilder) addedFile(f iceberg.DataFile) {
 	s.partitions[partitionKey(f)] = struct{}{}
@@ -171,28 +149,4 @@ func (s *summaryBuilder) build(op iceberg.Operation, previous map[string]string)
 	m[sumEngineName] = "icesql"
 	m[sumEngineVersion] = EngineVersion
 	return m
-}
-
-func fmtAny(v any) string {
-	switch x := v.(type) {
-	case bool:
-		return strconv.FormatBool(x)
-	case int32:
-		return strconv.FormatInt(int64(x), 10)
-	case int64:
-		return strconv.FormatInt(x, 10)
-	case iceberg.Date:
-		return strconv.FormatInt(int64(x), 10)
-	case iceberg.Time:
-		return strconv.FormatInt(int64(x), 10)
-	case iceberg.Timestamp:
-		return strconv.FormatInt(int64(x), 10)
-	case float32:
-		return strconv.FormatFloat(float64(x), 'g', -1, 32)
-	case float64:
-		return strconv.FormatFloat(x, 'g', -1, 64)
-	case iceberg.UUID:
-		return string(x[:])
-	}
-	return "?"
 }
