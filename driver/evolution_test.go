@@ -275,3 +275,48 @@ func TestEvolutionNotNull(t *testing.T) {
 		}
 	}
 }
+
+// Known bugs outside the evolution-owned packages; each test states the
+// expected behaviour and is skipped until fixed.
+
+func TestEvolutionKnownBugPartitionsAcrossSpecs(t *testing.T) {
+	t.Skip("known bug: sqlexec/metatables_files.go partitionsTable groups by the current spec's partition type only, so files of older specs collapse into one row (want Java's unified partition type over all specs)")
+	db := openDB(t, t.TempDir())
+	execAll(t, db,
+		"CREATE TABLE e (id BIGINT, cat STRING) PARTITIONED BY (cat)",
+		"INSERT INTO e VALUES (1, 'a'), (2, 'b')",
+		"ALTER TABLE e REPLACE PARTITION FIELD cat WITH bucket(4, id)",
+		"INSERT INTO e VALUES (3, 'c')",
+	)
+	got := strings.Join(queryStrings(t, db, "SELECT spec_id, record_count FROM e.partitions ORDER BY spec_id, record_count"), ",")
+	if got != "0|1,0|1,1|1" {
+		t.Fatalf("partitions rows %q, want one per partition of each spec", got)
+	}
+}
+
+func TestEvolutionKnownBugTagAtHeadAfterSchemaChange(t *testing.T) {
+	t.Skip("known bug: sqlexec/icebergtable.go and sqlexec/dml/target.go call scan.Plan without scan.Options{Schema: <the schema the query was bound with>}; for a tag on main's head after a drop and re-add, the filter binds to the re-added field id")
+	db := openDB(t, t.TempDir())
+	execAll(t, db,
+		"CREATE TABLE g (id BIGINT, v STRING)",
+		"INSERT INTO g VALUES (1, 'old')",
+		"ALTER TABLE g CREATE TAG t1",
+		"ALTER TABLE g DROP COLUMN v",
+		"ALTER TABLE g ADD COLUMNS (v STRING)",
+	)
+	if got := strings.Join(queryStrings(t, db, "SELECT id, v FROM g.tag_t1 WHERE v = 'old'"), ","); got != "1|old" {
+		t.Fatalf("tag read %q, want the snapshot's own v", got)
+	}
+}
+
+func TestEvolutionKnownBugIdentifierFields(t *testing.T) {
+	t.Skip("known bug: sqlexec/ddl_alter.go alterTable has no case for parser.IdentifierFieldsAction (SET/DROP IDENTIFIER FIELDS is 'not supported'); iceberg.SchemaUpdate would then refuse DROP NOT NULL on an identifier field")
+	db := openDB(t, t.TempDir())
+	execAll(t, db,
+		"CREATE TABLE k (id BIGINT NOT NULL, v STRING)",
+		"ALTER TABLE k SET IDENTIFIER FIELDS id",
+	)
+	if _, err := db.Exec("ALTER TABLE k ALTER COLUMN id DROP NOT NULL"); err == nil {
+		t.Fatal("an identifier field was made optional")
+	}
+}
