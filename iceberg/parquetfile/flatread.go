@@ -20,27 +20,56 @@ type flatReader struct {
 	leaf *rleaf
 	sem  chan struct{} // bounds page decodes across the reader's columns
 	pf   *pagePrefetcher
-	cur  *chunkData // the page in leaf.chunk, recycled when consumed
-	pos  int        // next entry of the current page (held in leaf.chunk)
-	vpos int        // next value of the page
+	// ahead decodes the chunk of the next row group to be read.
+	ahead *pagePrefetcher
+	cur   *chunkData // the page in leaf.chunk, recycled when consumed
+	pos   int        // next entry of the current page (held in leaf.chunk)
+	vpos  int        // next value of the page
 }
 
-// open starts the column chunk of a new row group of rows rows.
+// open starts the column chunk of a new row group of rows rows, taking
+// over the prefetcher started by prefetchNext when there is one.
 func (f *flatReader) open(cc parquet.ColumnChunk, rows int64) error {
+	ahead := f.ahead
+	f.ahead = nil
 	f.close()
-	if cc.Type().Kind() == parquet.FixedLenByteArray && cc.Type().Length() <= 0 {
-		return corrupt("column %d: fixed length %d", cc.Column(), cc.Type().Length())
+	if ahead != nil {
+		f.pf = ahead
+	} else {
+		if err := checkFixedLength(cc); err != nil {
+			return err
+		}
+		f.pf = startPrefetch(cc, f.leaf, f.node, rows, f.sem)
 	}
-	f.pf = startPrefetch(cc, f.leaf, f.node, rows, f.sem)
 	f.leaf.chunk.n, f.pos, f.vpos = 0, 0, 0
 	f.leaf.chunk.maxDef = byte(f.leaf.col.MaxDefinitionLevel())
 	return nil
 }
 
+// prefetchNext starts decoding the chunk of the row group that follows
+// the current one, so its first pages are ready when open takes it over.
+func (f *flatReader) prefetchNext(cc parquet.ColumnChunk, rows int64) error {
+	if err := checkFixedLength(cc); err != nil {
+		return err
+	}
+	f.ahead = startPrefetch(cc, f.leaf, f.node, rows, f.sem)
+	return nil
+}
+
+func checkFixedLength(cc parquet.ColumnChunk) error {
+	if cc.Type().Kind() == parquet.FixedLenByteArray && cc.Type().Length() <= 0 {
+		return corrupt("column %d: fixed length %d", cc.Column(), cc.Type().Length())
+	}
+	return nil
+}
+
+// close stops the prefetchers and gives back the current page.
 func (f *flatReader) close() {
-	if f.pf != nil {
-		f.pf.close()
-		f.pf = nil
+	for _, p := range []**pagePrefetcher{&f.pf, &f.ahead} {
+		if *p != nil {
+			(*p).close()
+			*p = nil
+		}
 	}
 	if f.cur != nil {
 		f.leaf.chunk = chunkData{}

@@ -58,7 +58,8 @@ type RecordReader struct {
 	flat    []*flatReader // per root: its streaming reader, or nil
 	chunked []*rleaf      // leaves of the other roots (whole-chunk assembly)
 	mem     memory.Allocator
-	rg      int   // next row group to load
+	rg      int   // next row group to consider
+	ahead   int   // row group found (and prefetched) ahead, or -1
 	rgRows  int64 // rows in the loaded row group
 	rgFirst int64 // file position of its first row
 	rgNext  int64 // next row within it
@@ -98,7 +99,7 @@ func (r *Reader) NewRecordReader(ctx context.Context, projection *iceberg.Schema
 	if opts.Concurrency <= 0 {
 		opts.Concurrency = runtime.GOMAXPROCS(0)
 	}
-	rr := &RecordReader{ctx: ctx, r: r, opts: opts, schema: as, roots: roots, leaves: b.leaves, mem: mem}
+	rr := &RecordReader{ctx: ctx, r: r, opts: opts, schema: as, roots: roots, leaves: b.leaves, mem: mem, ahead: -1}
 	rr.flat = make([]*flatReader, len(roots))
 	sem := make(chan struct{}, opts.Concurrency)
 	for i, n := range roots {
@@ -193,50 +194,89 @@ func (rr *RecordReader) next() (arrow.RecordBatch, error) {
 }
 
 // loadNextRowGroup decodes the projected chunks of the next row group that
-// passes the filter; io.EOF when none is left.
+// passes the filter; io.EOF when none is left. The flat columns of the
+// passing row group after it start decoding at once, so row groups follow
+// each other without a pipeline stall.
 func (rr *RecordReader) loadNextRowGroup() error {
+	groups := rr.r.file.RowGroups()
+	i := rr.ahead
+	if i < 0 {
+		i = rr.findRowGroup()
+	}
+	rr.ahead = -1
+	if i >= len(groups) {
+		return io.EOF
+	}
+	g := groups[i]
+	first := int64(0)
+	for _, prev := range groups[:i] {
+		first += prev.NumRows()
+	}
+	chunks := g.ColumnChunks()
+	for _, f := range rr.flat {
+		if f == nil {
+			continue
+		}
+		if err := f.open(chunks[f.leaf.col.Index()], g.NumRows()); err != nil {
+			return err
+		}
+	}
+	for _, l := range rr.chunked {
+		if err := l.chunk.load(chunks[l.col.Index()], byte(l.col.MaxDefinitionLevel()), byte(l.col.MaxRepetitionLevel())); err != nil {
+			return err
+		}
+		rows := l.chunk.n
+		if l.chunk.maxRep > 0 {
+			rows = 0
+			for _, r := range l.chunk.rep {
+				if r == 0 {
+					rows++
+				}
+			}
+		}
+		if int64(rows) != g.NumRows() {
+			return corrupt("column %q has %d rows in a row group of %d", l.col.Name(), rows, g.NumRows())
+		}
+		l.entry, l.value = 0, 0
+	}
+	rr.rgRows, rr.rgFirst, rr.rgNext, rr.loaded = g.NumRows(), first, 0, true
+	return rr.prefetchRowGroup()
+}
+
+// findRowGroup consumes row groups up to the next one that passes the
+// filter and returns its index (len(groups) when none is left). The filter
+// is asked once per row group.
+func (rr *RecordReader) findRowGroup() int {
 	groups := rr.r.file.RowGroups()
 	for rr.rg < len(groups) {
 		g := groups[rr.rg]
-		first := int64(0)
-		for _, prev := range groups[:rr.rg] {
-			first += prev.NumRows()
-		}
 		rr.rg++
-		if rr.opts.RowGroupFilter != nil && !rr.opts.RowGroupFilter(rr.rowGroupStats(g)) {
-			continue
+		if rr.opts.RowGroupFilter == nil || rr.opts.RowGroupFilter(rr.rowGroupStats(g)) {
+			return rr.rg - 1
 		}
-		chunks := g.ColumnChunks()
-		for _, f := range rr.flat {
-			if f == nil {
-				continue
-			}
-			if err := f.open(chunks[f.leaf.col.Index()], g.NumRows()); err != nil {
-				return err
-			}
-		}
-		for _, l := range rr.chunked {
-			if err := l.chunk.load(chunks[l.col.Index()], byte(l.col.MaxDefinitionLevel()), byte(l.col.MaxRepetitionLevel())); err != nil {
-				return err
-			}
-			rows := l.chunk.n
-			if l.chunk.maxRep > 0 {
-				rows = 0
-				for _, r := range l.chunk.rep {
-					if r == 0 {
-						rows++
-					}
-				}
-			}
-			if int64(rows) != g.NumRows() {
-				return corrupt("column %q has %d rows in a row group of %d", l.col.Name(), rows, g.NumRows())
-			}
-			l.entry, l.value = 0, 0
-		}
-		rr.rgRows, rr.rgFirst, rr.rgNext, rr.loaded = g.NumRows(), first, 0, true
+	}
+	return len(groups)
+}
+
+// prefetchRowGroup finds the next row group to read and starts decoding
+// its flat columns.
+func (rr *RecordReader) prefetchRowGroup() error {
+	groups := rr.r.file.RowGroups()
+	rr.ahead = rr.findRowGroup()
+	if rr.ahead >= len(groups) {
 		return nil
 	}
-	return io.EOF
+	g := groups[rr.ahead]
+	chunks := g.ColumnChunks()
+	for _, f := range rr.flat {
+		if f == nil {
+			continue
+		}
+		if err := f.prefetchNext(chunks[f.leaf.col.Index()], g.NumRows()); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // advanceRows returns the end entry of the next n rows.
