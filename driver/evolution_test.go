@@ -5,6 +5,8 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -13,8 +15,14 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/arrow-go/v18/parquet"
+	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
+	"github.com/icesql/icesql/catalog/sqlite"
 	"github.com/icesql/icesql/driver"
+	"github.com/icesql/icesql/iceberg"
+	"github.com/icesql/icesql/iceberg/fileio"
+	"github.com/icesql/icesql/iceberg/table"
 	"github.com/icesql/icesql/sqlexec"
 )
 
@@ -318,5 +326,114 @@ func TestEvolutionKnownBugIdentifierFields(t *testing.T) {
 	)
 	if _, err := db.Exec("ALTER TABLE k ALTER COLUMN id DROP NOT NULL"); err == nil {
 		t.Fatal("an identifier field was made optional")
+	}
+}
+
+// A Parquet file written without field ids (pqarrow, as other writers
+// do) and registered with the table package reads through
+// schema.name-mapping.default: columns bind by mapped name, including an
+// alias, and unmapped columns are ignored.
+func TestEvolutionNameMapping(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	db := openDB(t, dir)
+	execAll(t, db,
+		"CREATE TABLE nm (id BIGINT, name STRING, score DOUBLE)",
+		"INSERT INTO nm VALUES (1, 'native', 1.0)",
+		`ALTER TABLE nm SET TBLPROPERTIES ('schema.name-mapping.default' = '[{"field-id": 1, "names": ["id"]}, {"field-id": 2, "names": ["name", "full_name"]}, {"field-id": 3, "names": ["score"]}]')`,
+	)
+
+	cat, err := sqlite.Open(ctx, filepath.Join(dir, "catalog.db"), sqlite.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cat.Close()
+	env := &table.Env{Catalog: cat.TableCatalog(), IO: &fileio.Local{}}
+	tbl, err := table.Load(ctx, env, table.Identifier{Namespace: []string{"default"}, Name: "nm"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, id := range map[string]int{"id": 1, "name": 2, "score": 3} {
+		if f, ok := tbl.Schema().FindFieldByName(name); !ok || f.ID != id {
+			t.Fatalf("column %s has id %d, the mapping assumes %d", name, f.ID, id)
+		}
+	}
+
+	// The file: id, full_name (an alias of name), extra (unmapped), score.
+	schema := arrow.NewSchema([]arrow.Field{
+		{Name: "id", Type: arrow.PrimitiveTypes.Int64, Nullable: true},
+		{Name: "full_name", Type: arrow.BinaryTypes.String, Nullable: true},
+		{Name: "extra", Type: arrow.PrimitiveTypes.Int32, Nullable: true},
+		{Name: "score", Type: arrow.PrimitiveTypes.Float64, Nullable: true},
+	}, nil)
+	b := array.NewRecordBuilder(memory.DefaultAllocator, schema)
+	defer b.Release()
+	b.Field(0).(*array.Int64Builder).AppendValues([]int64{10, 20}, nil)
+	b.Field(1).(*array.StringBuilder).AppendValues([]string{"ten", ""}, []bool{true, false})
+	b.Field(2).(*array.Int32Builder).AppendValues([]int32{7, 8}, nil)
+	b.Field(3).(*array.Float64Builder).AppendValues([]float64{10.5, 20.5}, nil)
+	rec := b.NewRecord()
+	defer rec.Release()
+	loc := tbl.DataDir() + "/external-no-ids.parquet"
+	path, err := fileio.LocalPath(loc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer out.Close() // WriteTable closes it too; the second close is harmless
+	arrTable := array.NewTableFromRecords(schema, []arrow.Record{rec})
+	defer arrTable.Release()
+	if err := pqarrow.WriteTable(arrTable, out, 1024, parquet.NewWriterProperties(), pqarrow.DefaultWriterProps()); err != nil {
+		t.Fatal(err)
+	}
+	st, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ser := func(typ iceberg.Type, v any) []byte {
+		out, err := iceberg.SerializeValue(typ, v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	df := iceberg.DataFile{
+		Content: iceberg.ContentData, FilePath: loc, FileFormat: iceberg.FormatParquet, Partition: []any{},
+		RecordCount: 2, FileSizeInBytes: st.Size(), SpecID: tbl.Spec().ID,
+		ValueCounts:     map[int]int64{1: 2, 2: 2, 3: 2},
+		NullValueCounts: map[int]int64{1: 0, 2: 1, 3: 0},
+		LowerBounds: map[int][]byte{1: ser(iceberg.LongType{}, int64(10)), 2: ser(iceberg.StringType{}, "ten"),
+			3: ser(iceberg.DoubleType{}, 10.5)},
+		UpperBounds: map[int][]byte{1: ser(iceberg.LongType{}, int64(20)), 2: ser(iceberg.StringType{}, "ten"),
+			3: ser(iceberg.DoubleType{}, 20.5)},
+	}
+	if _, err := tbl.NewAppend().AddDataFile(df).Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+
+	tests := []struct {
+		q       string
+		want    string
+		planned int
+	}{
+		{"SELECT * FROM nm ORDER BY id", "1|native|1,10|ten|10.5,20|<nil>|20.5", 2},
+		{"SELECT id FROM nm WHERE name = 'ten'", "10", 1},
+		{"SELECT id FROM nm WHERE id > 15", "20", 1},
+		{"SELECT id FROM nm WHERE name IS NULL", "20", 1},
+		{"SELECT id, score FROM nm WHERE score BETWEEN 10 AND 11", "10|10.5", 1},
+		{"SELECT count(*), count(name), sum(score) FROM nm", "3|2|32", 2},
+	}
+	for _, tc := range tests {
+		t.Run(tc.q, func(t *testing.T) {
+			if got := strings.Join(queryStrings(t, db, tc.q), ","); got != tc.want {
+				t.Errorf("got %q, want %q", got, tc.want)
+			}
+			if planned, _ := plannedFiles(t, db, tc.q); planned != tc.planned {
+				t.Errorf("planned %d files, want %d", planned, tc.planned)
+			}
+		})
 	}
 }
