@@ -33,11 +33,36 @@ type planTemplate struct {
 	target *arrow.Schema // INSERT: the table's columns
 	sites  []literalSite
 	busy   atomic.Bool // rows of the plan are still open
+	// uses counts the runs of plan; stale counts runs planned anew since
+	// it went out of date (see churning).
+	uses, stale int
 }
 
+// churning reports whether t went out of date before a second use, and
+// counts a run planned without it: while the tables it reads change
+// between runs, probe planning (two plans) costs more than it saves, so
+// only every fourth such run makes a new template.
+func (t *planTemplate) churning() bool {
+	if t == nil || t.plan == nil || t.uses > 1 || t.stale >= 3 {
+		return false
+	}
+	t.stale++
+	return true
+}
+
+// tableVersion is what a template depends on in a table: its metadata
+// location for a query (the plan reads one snapshot), its identity and
+// schema for an INSERT ... VALUES (see insertVersion).
 type tableVersion struct {
 	id       table.Identifier
 	location string
+}
+
+// insertVersion identifies a table's columns: a new schema or a
+// re-created table changes it, a commit of data does not.
+func insertVersion(t *table.Table) string {
+	m := t.Metadata()
+	return fmt.Sprintf("%s#%d", m.TableUUID(), m.CurrentSchemaID())
 }
 
 // stmtSlot carries one prepared statement's run to the code that plans it.
@@ -262,6 +287,9 @@ func (v *timeFuncFinder) Leave(n ast.Node) (ast.Node, bool) { return n, true }
 func (s *Session) cachedSelect(ctx context.Context, slot *stmtSlot, node ast.Node, refs parser.RefMap) (*Rows, bool, error) {
 	t := slot.p.tmpls[slot.i]
 	if !s.usable(ctx, t, slot) {
+		if t.churning() {
+			return nil, false, nil
+		}
 		res := &resolver{s: s, cache: map[string]planner.Table{}}
 		t = s.makeTemplate(slot, func(int) (planner.Plan, error) {
 			q, err := s.bindQueryWith(ctx, res, node, refs)
@@ -287,6 +315,7 @@ func (s *Session) cachedSelect(ctx context.Context, slot *stmtSlot, node ast.Nod
 		t.busy.Store(false)
 		return nil, false, nil
 	}
+	t.uses++
 	it, err := planner.Build(ctx, planner.NewEvalContext(ctx, nil), t.plan)
 	if err != nil {
 		t.busy.Store(false)
@@ -299,11 +328,17 @@ func (s *Session) cachedSelect(ctx context.Context, slot *stmtSlot, node ast.Nod
 
 // cachedInsertValues is the plan of a prepared INSERT ... VALUES into tab
 // (already loaded) with this run's arguments, or nil to plan anew. The
-// caller runs it to the end before the next run.
+// plan only depends on the table's columns, so commits (such as the
+// previous run's) do not make it stale. The caller runs it to the end
+// before the next run.
 func (s *Session) cachedInsertValues(ctx context.Context, slot *stmtSlot, tab *table.Table, ins *ast.InsertStmt) planner.Plan {
 	t := slot.p.tmpls[slot.i]
 	ns := strings.Join(s.namespace, "\x00")
-	if t == nil || t.kinds != slot.kinds || t.namespace != ns || len(t.tables) != 1 || t.tables[0].location != tab.MetadataLocation() {
+	version := insertVersion(tab)
+	if t == nil || t.kinds != slot.kinds || t.namespace != ns || len(t.tables) != 1 || t.tables[0].location != version {
+		if t.churning() {
+			return nil
+		}
 		target, err := arrowSchemaOf(tab)
 		if err != nil {
 			return nil
@@ -311,11 +346,12 @@ func (s *Session) cachedInsertValues(ctx context.Context, slot *stmtSlot, tab *t
 		t = s.makeTemplate(slot, func(int) (planner.Plan, error) {
 			return planner.BindInsertValues(ctx, ins, target)
 		})
-		t.tables = []tableVersion{{id: tab.Ident(), location: tab.MetadataLocation()}}
+		t.tables = []tableVersion{{id: tab.Ident(), location: version}}
 		slot.p.tmpls[slot.i] = t
 	}
 	if t.plan == nil || t.busy.Load() || !t.substitute(slot) {
 		return nil
 	}
+	t.uses++
 	return t.plan
 }

@@ -161,3 +161,35 @@ func valueAt(rec interface {
 }, col, row int) any {
 	return exec.ValueAt(rec.Column(col), row)
 }
+
+func TestPreparedInsertReusedAcrossCommits(t *testing.T) {
+	s := newSession(t)
+	ctx := context.Background()
+	mustExec(t, s, "CREATE TABLE t (id BIGINT, n INT, s STRING)")
+	ins, err := s.Prepare("INSERT INTO t VALUES (?, ?, ?)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 4; i++ {
+		if _, err := ins.Exec(ctx, []any{i, i * 10, "v"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tm := ins.tmpls[0]
+	if tm == nil || tm.plan == nil || tm.uses < 3 {
+		t.Fatalf("insert template %+v: want one plan used by runs 2 to 4", tm)
+	}
+	mustExec(t, s, "ALTER TABLE t ALTER COLUMN n TYPE BIGINT")
+	if _, err := ins.Exec(ctx, []any{int64(1) << 40, int64(1) << 40, "w"}); err != nil {
+		t.Fatal(err)
+	}
+	if ins.tmpls[0] == tm {
+		t.Fatal("the template survived a schema change")
+	}
+	if n := count(t, s, "SELECT count(*) FROM t WHERE n = 1099511627776"); n != 1 {
+		t.Fatalf("%d rows with the widened value", n)
+	}
+	if n := count(t, s, "SELECT sum(n) FROM t WHERE id < 4"); n != 60 {
+		t.Fatalf("sum %d, want 60", n)
+	}
+}
