@@ -2,7 +2,6 @@ package format
 
 import (
 	"bufio"
-	"io"
 	"strings"
 	"unicode/utf8"
 )
@@ -23,8 +22,9 @@ func escapeControls(s string) string { return controlEscaper.Replace(s) }
 
 func width(s string) int { return utf8.RuneCountInString(s) }
 
-func pad(b *bufio.Writer, s string, w int, right bool) {
-	gap := w - width(s)
+// pad writes s padded with blanks to w runes (never cut).
+func pad(b *strings.Builder, s string, w int, right bool) {
+	gap := max(w-width(s), 0)
 	if right {
 		b.WriteString(strings.Repeat(" ", gap))
 		b.WriteString(s)
@@ -34,86 +34,141 @@ func pad(b *bufio.Writer, s string, w int, right bool) {
 	b.WriteString(strings.Repeat(" ", gap))
 }
 
-// writeAligned prints a psql-style table with a row-count footer;
-// numbers are right-aligned.
-func writeAligned(w io.Writer, r *Result) error {
-	out := bufio.NewWriter(w)
-	// Lines are built in b first so trailing blanks can be cut.
-	var lb strings.Builder
-	b := bufio.NewWriter(&lb)
-	endLine := func() {
-		b.Flush()
-		out.WriteString(strings.TrimRight(lb.String(), " "))
-		out.WriteByte('\n')
-		lb.Reset()
-	}
-	widths := make([]int, len(r.Columns))
-	for i, c := range r.Columns {
-		widths[i] = width(c)
-	}
-	cells := make([][]string, len(r.Rows))
-	for i, row := range r.Rows {
-		cells[i] = make([]string, len(row))
-		for j, v := range row {
-			cells[i][j] = cellText(v)
-			widths[j] = max(widths[j], width(cells[i][j]))
-		}
-	}
-	for i, c := range r.Columns {
-		if i > 0 {
-			b.WriteString(" | ")
-		} else {
-			b.WriteString(" ")
-		}
-		// Headers are centred, as psql does.
-		left := (widths[i] - width(c)) / 2
-		b.WriteString(strings.Repeat(" ", left))
-		pad(b, c, widths[i]-left, false)
-	}
-	endLine()
-	for i := range r.Columns {
-		if i > 0 {
-			b.WriteString("+")
-		}
-		b.WriteString(strings.Repeat("-", widths[i]+2))
-	}
-	endLine()
-	for i, row := range cells {
-		for j, s := range row {
-			if j > 0 {
-				b.WriteString(" | ")
-			} else {
-				b.WriteString(" ")
-			}
-			pad(b, s, widths[j], isNumber(r.Rows[i][j]))
-		}
-		endLine()
-	}
-	out.WriteString(rowCount(len(r.Rows)) + "\n")
-	return out.Flush()
+// alignedPrinter prints a psql-style table with a row-count footer;
+// numbers are right-aligned. The first AlignWindow rows decide the
+// column widths.
+type alignedPrinter struct {
+	out     *bufio.Writer
+	columns []string
+	widths  []int // nil until the window is printed
+	window  [][]string
+	numeric [][]bool
+	rows    int
+	line    strings.Builder
 }
 
-// writeExpanded prints one line per column per row, psql's \x.
-func writeExpanded(w io.Writer, r *Result) error {
-	b := bufio.NewWriter(w)
-	if len(r.Rows) == 0 {
-		b.WriteString("(0 rows)\n")
-		return b.Flush()
+func newAligned(out *bufio.Writer, columns []string) rowPrinter {
+	return &alignedPrinter{out: out, columns: columns}
+}
+
+func (p *alignedPrinter) row(row []any) error {
+	p.rows++
+	cells := make([]string, len(row))
+	numeric := make([]bool, len(row))
+	for i, v := range row {
+		cells[i], numeric[i] = cellText(v), isNumber(v)
 	}
-	nameWidth := 0
-	for _, c := range r.Columns {
-		nameWidth = max(nameWidth, width(c))
+	if p.widths != nil {
+		p.writeRow(cells, numeric)
+		return nil
 	}
-	for i, row := range r.Rows {
-		b.WriteString("-[ RECORD ")
-		b.WriteString(itoa(i + 1))
-		b.WriteString(" ]" + strings.Repeat("-", max(nameWidth+3-len(itoa(i+1))-11, 0)+8) + "\n")
-		for j, v := range row {
-			pad(b, r.Columns[j], nameWidth, false)
-			b.WriteString(" | ")
-			b.WriteString(cellText(v))
-			b.WriteString("\n")
+	p.window = append(p.window, cells)
+	p.numeric = append(p.numeric, numeric)
+	if len(p.window) >= AlignWindow {
+		p.printWindow()
+	}
+	return nil
+}
+
+func (p *alignedPrinter) end() error {
+	if p.widths == nil {
+		p.printWindow()
+	}
+	p.out.WriteString(rowCount(p.rows) + "\n")
+	return nil
+}
+
+// printWindow fixes the widths from the header and the held rows, and
+// prints them.
+func (p *alignedPrinter) printWindow() {
+	p.widths = make([]int, len(p.columns))
+	for i, c := range p.columns {
+		p.widths[i] = width(c)
+	}
+	for _, cells := range p.window {
+		for j, s := range cells {
+			p.widths[j] = max(p.widths[j], width(s))
 		}
 	}
-	return b.Flush()
+	for i, c := range p.columns {
+		p.separator(i, " | ")
+		// Headers are centred, as psql does.
+		left := (p.widths[i] - width(c)) / 2
+		p.line.WriteString(strings.Repeat(" ", left))
+		pad(&p.line, c, p.widths[i]-left, false)
+	}
+	p.endLine()
+	for i := range p.columns {
+		if i > 0 {
+			p.line.WriteString("+")
+		}
+		p.line.WriteString(strings.Repeat("-", p.widths[i]+2))
+	}
+	p.endLine()
+	for i, cells := range p.window {
+		p.writeRow(cells, p.numeric[i])
+	}
+	p.window, p.numeric = nil, nil
+}
+
+func (p *alignedPrinter) writeRow(cells []string, numeric []bool) {
+	for j, s := range cells {
+		p.separator(j, " | ")
+		pad(&p.line, s, p.widths[j], numeric[j])
+	}
+	p.endLine()
+}
+
+func (p *alignedPrinter) separator(col int, sep string) {
+	if col > 0 {
+		p.line.WriteString(sep)
+	} else {
+		p.line.WriteString(" ")
+	}
+}
+
+// endLine writes the line built so far without trailing blanks.
+func (p *alignedPrinter) endLine() {
+	p.out.WriteString(strings.TrimRight(p.line.String(), " "))
+	p.out.WriteByte('\n')
+	p.line.Reset()
+}
+
+// expandedPrinter prints one line per column per row, psql's \x.
+type expandedPrinter struct {
+	out       *bufio.Writer
+	columns   []string
+	nameWidth int
+	rows      int
+	line      strings.Builder
+}
+
+func newExpanded(out *bufio.Writer, columns []string) rowPrinter {
+	p := &expandedPrinter{out: out, columns: columns}
+	for _, c := range columns {
+		p.nameWidth = max(p.nameWidth, width(c))
+	}
+	return p
+}
+
+func (p *expandedPrinter) row(row []any) error {
+	p.rows++
+	n := itoa(p.rows)
+	p.out.WriteString("-[ RECORD " + n + " ]" + strings.Repeat("-", max(p.nameWidth+3-len(n)-11, 0)+8) + "\n")
+	for j, v := range row {
+		p.line.Reset()
+		pad(&p.line, p.columns[j], p.nameWidth, false)
+		p.out.WriteString(p.line.String())
+		p.out.WriteString(" | ")
+		p.out.WriteString(cellText(v))
+		p.out.WriteString("\n")
+	}
+	return nil
+}
+
+func (p *expandedPrinter) end() error {
+	if p.rows == 0 {
+		p.out.WriteString("(0 rows)\n")
+	}
+	return nil
 }

@@ -2,6 +2,7 @@
 package format
 
 import (
+	"bufio"
 	"fmt"
 	"io"
 	"sort"
@@ -21,13 +22,13 @@ const (
 	Expanded Format = "expanded"
 )
 
-var writers = map[Format]func(io.Writer, *Result) error{
-	Aligned:  writeAligned,
-	CSV:      writeCSV,
-	TSV:      writeTSV,
-	JSON:     writeJSON,
-	Markdown: writeMarkdown,
-	Expanded: writeExpanded,
+var writers = map[Format]func(*bufio.Writer, []string) rowPrinter{
+	Aligned:  newAligned,
+	CSV:      newCSV,
+	TSV:      newTSV,
+	JSON:     newJSON,
+	Markdown: newMarkdown,
+	Expanded: newExpanded,
 }
 
 // Names lists the formats, sorted.
@@ -58,16 +59,16 @@ type Result struct {
 
 // Write prints r in format f.
 func Write(w io.Writer, f Format, r *Result) error {
-	write, ok := writers[f]
-	if !ok {
-		return &UnknownFormatError{Name: string(f)}
+	rw, err := NewRowWriter(w, f, r.Columns)
+	if err != nil {
+		return err
 	}
-	for i, row := range r.Rows {
-		if len(row) != len(r.Columns) {
-			return fmt.Errorf("%w: row %d has %d values for %d columns", ErrShape, i+1, len(row), len(r.Columns))
+	for _, row := range r.Rows {
+		if err := rw.WriteRow(row); err != nil {
+			return err
 		}
 	}
-	return write(w, r)
+	return rw.Close()
 }
 
 // rowCount is the psql-style footer.
