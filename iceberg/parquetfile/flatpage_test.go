@@ -1,9 +1,14 @@
 package parquetfile
 
 import (
+	"bytes"
+	"context"
 	"errors"
 	"fmt"
+	"io"
+	"runtime"
 	"testing"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -131,6 +136,55 @@ func TestCheckOffsets(t *testing.T) {
 			}
 			if err != nil && !errors.Is(err, iceberg.ErrInvalidDataFile) {
 				t.Fatalf("err = %v, not ErrInvalidDataFile", err)
+			}
+		})
+	}
+}
+
+// TestPrefetchStopsOnClose: page prefetchers (of the current and the next
+// row group) end when the reader is closed part way, and when it is read
+// to the end.
+func TestPrefetchStopsOnClose(t *testing.T) {
+	const n = 30_000
+	rec := plainNullsRecord(t, n)
+	defer rec.Release()
+	s := plainNullsSchema()
+	data, m := writeFile(t, s, WriterOptions{PageSizeBytes: 4 << 10, RowGroupSizeBytes: 64 << 10}, rec)
+	if len(m.SplitOffsets) < 3 {
+		t.Fatalf("want several row groups, got %d", len(m.SplitOffsets))
+	}
+	r, err := Open(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, batches := range []int{1, 5, -1} {
+		t.Run(fmt.Sprintf("batches%d", batches), func(t *testing.T) {
+			base := runtime.NumGoroutine()
+			rr, err := r.NewRecordReader(context.Background(), s, ReadOptions{BatchSize: 1000})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i := 0; batches < 0 || i < batches; i++ {
+				b, err := rr.Next()
+				if err == io.EOF {
+					break
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				b.Release()
+			}
+			if err := rr.Close(); err != nil {
+				t.Fatal(err)
+			}
+			// Close waits for the prefetchers; give their goroutines the
+			// moment they need to return after signalling.
+			deadline := time.Now().Add(5 * time.Second)
+			for runtime.NumGoroutine() > base && time.Now().Before(deadline) {
+				time.Sleep(time.Millisecond)
+			}
+			if got := runtime.NumGoroutine(); got > base {
+				t.Fatalf("%d goroutines after Close, %d before", got, base)
 			}
 		})
 	}
