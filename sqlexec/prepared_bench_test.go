@@ -100,3 +100,37 @@ func benchInsertRow(b *testing.B, s *Session) {
 		}
 	}
 }
+
+// BenchmarkPreparedPlanOnly is a prepared query over an empty table:
+// what is left is resolving, binding and optimizing (or reusing) the plan.
+func BenchmarkPreparedPlanOnly(b *testing.B) {
+	for _, replan := range []bool{true, false} {
+		b.Run(fmt.Sprintf("replan=%v", replan), func(b *testing.B) {
+			e, err := Open(context.Background(), Config{Warehouse: b.TempDir()})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer e.Close()
+			s := e.NewSession()
+			s.replan = replan
+			ctx := context.Background()
+			if _, err := s.Exec(ctx, "CREATE TABLE t (id BIGINT, s STRING, n INT)", nil); err != nil {
+				b.Fatal(err)
+			}
+			p, err := s.Prepare("SELECT s, n + 1 FROM t WHERE id = ? AND n BETWEEN ? AND ? ORDER BY s LIMIT 10")
+			if err != nil {
+				b.Fatal(err)
+			}
+			for i := 0; b.Loop(); i++ {
+				rows, err := p.Query(ctx, []any{int64(i), 1, 100})
+				if err != nil {
+					b.Fatal(err)
+				}
+				if rec, err := rows.Next(ctx); err != nil || rec != nil {
+					b.Fatalf("rows from an empty table: %v", err)
+				}
+				rows.Close()
+			}
+		})
+	}
+}
