@@ -19,7 +19,7 @@ import (
 func restore(n ast.Node) string {
 	var sb strings.Builder
 	_ = n.Restore(format.NewRestoreCtx(format.RestoreStringSingleQuotes|format.RestoreKeyWordLowercase|format.RestoreNameLowercase, &sb))
-	return sb.String()
+	return unmarkRestored(sb.String())
 }
 
 // bindExpr binds an AST expression against a scope.
@@ -232,7 +232,11 @@ func castTo(e Expr, t arrow.DataType) (Expr, error) {
 func castAllowed(from, to arrow.DataType) bool {
 	f, t := from.ID(), to.ID()
 	switch {
-	case f == t, f == arrow.NULL, f == arrow.STRING, t == arrow.STRING:
+	case f == t, f == arrow.NULL:
+		return true
+	case isNested(from) || isNested(to):
+		return false
+	case f == arrow.STRING, t == arrow.STRING:
 		return true
 	case isNumeric(from) && (isNumeric(to) || t == arrow.BOOL):
 		return true
@@ -241,6 +245,8 @@ func castAllowed(from, to arrow.DataType) bool {
 	case isTemporal(from) && isTemporal(to):
 		return true
 	case f == arrow.BINARY && t == arrow.STRING:
+		return true
+	case f == arrow.BINARY && t == arrow.FIXED_SIZE_BINARY, f == arrow.FIXED_SIZE_BINARY && t == arrow.BINARY:
 		return true
 	}
 	return false

@@ -460,7 +460,13 @@ func bindTrim(name string, args []Expr) (Expr, error) {
 
 func (b *binder) bindCall(x *ast.FuncCallExpr, sc *scope) (Expr, error) {
 	name := strings.ToLower(x.FnName.O)
+	if name == castMarker {
+		return b.bindSparkCast(x, sc)
+	}
 	f, ok := functions[name]
+	if !ok {
+		f, ok = constructorFuncs[name]
+	}
 	if !ok {
 		return nil, &UnknownFunctionError{Name: name}
 	}

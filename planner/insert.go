@@ -62,7 +62,7 @@ func BindInsertValues(ctx context.Context, stmt *ast.InsertStmt, target *arrow.S
 			}
 			col := cols[positions[i]]
 			if !castAllowed(e.DataType(), col.Type) && !(isNumeric(e.DataType()) && isNumeric(col.Type)) {
-				return nil, &TypeMismatchError{Op: "INSERT into column " + col.Name, Types: []string{typeName(e.DataType())}}
+				return nil, &TypeMismatchError{Op: "INSERT into column " + col.Name + " of type " + typeName(col.Type), Types: []string{typeName(e.DataType())}}
 			}
 			if l, ok := e.(*Literal); ok {
 				if e, err = castTo(l, col.Type); err != nil {

@@ -29,9 +29,14 @@ func foldConstants(p Plan) (Plan, error) {
 }
 
 func foldable(e Expr) bool {
-	switch x := e.(type) {
+	switch e.(type) {
 	case *Literal, *ColumnRef, *OuterRef:
 		return false
+	}
+	if isNested(e.DataType()) {
+		return false // literals hold primitive values only
+	}
+	switch x := e.(type) {
 	case *ScalarSubquery, *Exists, *InSubquery:
 		return false
 	case *Call:

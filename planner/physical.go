@@ -249,29 +249,57 @@ func (b *builder) values(v *Values) (exec.RecordIterator, error) {
 		builders[i] = array.NewBuilder(b.ec.Mem, c.Type)
 		defer builders[i].Release()
 	}
+	// nested values have no Go value form: their one-row arrays are kept
+	// and concatenated
+	nested := make([][]arrow.Array, len(v.Cols))
+	defer func() {
+		for _, as := range nested {
+			exec.ReleaseArrays(as)
+		}
+	}()
 	for _, row := range v.Rows {
 		for i, e := range row {
 			a, err := e.Eval(b.ec, empty)
 			if err != nil {
 				return nil, err
 			}
-			val := exec.ValueAt(a, 0)
-			a.Release()
-			if val == nil && !v.Cols[i].Nullable && v.Cols[i].Type.ID() != arrow.NULL && len(v.Cols[i].Name) > 0 && v.strictNulls {
+			if a.IsNull(0) && !v.Cols[i].Nullable && v.Cols[i].Type.ID() != arrow.NULL && len(v.Cols[i].Name) > 0 && v.strictNulls {
+				a.Release()
 				return nil, fmt.Errorf("%w: column %s", exec.ErrNullViolation, v.Cols[i].Name)
 			}
-			err = exec.AppendValue(builders[i], val)
-			if err != nil {
+			if isNested(v.Cols[i].Type) {
+				c, err := exec.Cast(b.ec, a, v.Cols[i].Type)
+				a.Release()
+				if err != nil {
+					return nil, err
+				}
+				nested[i] = append(nested[i], c)
+				continue
+			}
+			val := exec.ValueAt(a, 0)
+			a.Release()
+			if err := exec.AppendValue(builders[i], val); err != nil {
 				return nil, err
 			}
 		}
 	}
 	cols := make([]arrow.Array, len(builders))
+	defer func() { exec.ReleaseArrays(cols) }()
 	for i, bl := range builders {
-		cols[i] = bl.NewArray()
+		if len(nested[i]) == 0 {
+			cols[i] = bl.NewArray()
+			continue
+		}
+		c, err := array.Concatenate(nested[i], b.ec.Mem)
+		if err != nil {
+			return nil, err
+		}
+		cols[i] = c
 	}
-	rb := array.NewRecordBatch(out, cols, int64(len(v.Rows)))
-	exec.ReleaseArrays(cols)
+	rb, err := exec.NewBatch(b.ec, out, cols, int64(len(v.Rows)))
+	if err != nil {
+		return nil, err
+	}
 	return &exec.Values{Out: out, Batches: []arrow.RecordBatch{rb}}, nil
 }
 

@@ -153,6 +153,11 @@ func commonType(a, b arrow.DataType) (arrow.DataType, bool) {
 			return a, true
 		}
 		return b, true
+	case a.ID() == arrow.FIXED_SIZE_BINARY && b.ID() == arrow.STRING:
+		// text meets a uuid (or fixed) value: the text is parsed
+		return a, true
+	case b.ID() == arrow.FIXED_SIZE_BINARY && a.ID() == arrow.STRING:
+		return b, true
 	case a.ID() == arrow.DECIMAL128 && (b.ID() == arrow.FLOAT32 || b.ID() == arrow.FLOAT64),
 		b.ID() == arrow.DECIMAL128 && (a.ID() == arrow.FLOAT32 || a.ID() == arrow.FLOAT64):
 		return typeDouble, true

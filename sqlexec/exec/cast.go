@@ -10,6 +10,8 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
+
+	"github.com/icesql/icesql/iceberg"
 )
 
 // Cast converts every row of a to type to. Numeric widening is exact;
@@ -22,6 +24,9 @@ func Cast(ec *EvalContext, a arrow.Array, to arrow.DataType) (arrow.Array, error
 	if a.DataType().ID() == arrow.NULL {
 		// an untyped NULL becomes NULL of any type, nested ones included
 		return array.MakeArrayOfNull(ec.Mem, to, a.Len()), nil
+	}
+	if out, ok, err := castNested(ec, a, to); ok {
+		return out, err
 	}
 	if ft, ok := a.DataType().(*arrow.TimestampType); ok {
 		if tt, ok := to.(*arrow.TimestampType); ok && ft.Unit == tt.Unit {
@@ -64,6 +69,11 @@ func CastValue(v any, from, to arrow.DataType) (any, error) {
 	switch to.ID() {
 	case arrow.STRING:
 		return FormatValue(v, from), nil
+	case arrow.FIXED_SIZE_BINARY:
+		if b, ok := v.([]byte); ok && len(b) == to.(*arrow.FixedSizeBinaryType).ByteWidth {
+			return b, nil
+		}
+		return fail()
 	case arrow.BINARY:
 		if s, ok := v.(string); ok {
 			return []byte(s), nil
@@ -270,8 +280,27 @@ func parseValue(s string, from, to arrow.DataType) (any, error) {
 		return arrow.Time64(us), nil
 	case arrow.BINARY:
 		return []byte(s), nil
+	case arrow.FIXED_SIZE_BINARY:
+		return parseFixed(s, to.(*arrow.FixedSizeBinaryType).ByteWidth, fail)
 	}
 	return fail()
+}
+
+// parseFixed reads a fixed-width binary value from text: a 16-byte value
+// (Iceberg's uuid) from the canonical UUID form, other widths from text
+// of exactly that many bytes.
+func parseFixed(s string, width int, fail func() (any, error)) (any, error) {
+	if width == 16 && len(s) == 36 {
+		u, err := iceberg.ParseUUID(s)
+		if err != nil {
+			return fail()
+		}
+		return u[:], nil
+	}
+	if len(s) != width {
+		return fail()
+	}
+	return []byte(s), nil
 }
 
 // FormatValue renders a value as text: the form used for CAST to STRING and
@@ -294,6 +323,10 @@ func FormatValue(v any, dt arrow.DataType) string {
 	case string:
 		return x
 	case []byte:
+		if ft, ok := dt.(*arrow.FixedSizeBinaryType); ok && ft.ByteWidth == 16 && len(x) == 16 {
+			// a uuid: canonical text, as Spark prints it
+			return iceberg.FormatUUID(iceberg.UUID(x))
+		}
 		return string(x)
 	case arrow.Date32:
 		return x.FormattedString()

@@ -125,8 +125,47 @@ func AppendValue(b array.Builder, v any) error {
 	case *array.NullBuilder:
 		bb.AppendNull()
 		return nil
+	case *array.MapBuilder:
+		if x, ok := v.(MapValue); ok {
+			return appendMap(bb, x)
+		}
+	case *array.ListBuilder:
+		if x, ok := v.([]any); ok {
+			bb.Append(true)
+			for _, e := range x {
+				if err := AppendValue(bb.ValueBuilder(), e); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
 	}
 	return fmt.Errorf("%w: cannot append %T to %s builder", ErrUnsupportedType, v, b.Type())
+}
+
+// MapValue is the Go form of one map value for AppendValue: parallel
+// keys and values (keys non-NULL and distinct).
+type MapValue struct {
+	Keys, Values []any
+}
+
+func appendMap(b *array.MapBuilder, m MapValue) error {
+	if len(m.Keys) != len(m.Values) {
+		return fmt.Errorf("%w: map with %d keys and %d values", ErrUnsupportedType, len(m.Keys), len(m.Values))
+	}
+	b.Append(true)
+	for i, k := range m.Keys {
+		if k == nil {
+			return fmt.Errorf("%w: NULL map key", ErrUnsupportedType)
+		}
+		if err := AppendValue(b.KeyBuilder(), k); err != nil {
+			return err
+		}
+		if err := AppendValue(b.ItemBuilder(), m.Values[i]); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // CompareValues orders two non-nil values of the same ValueAt form.

@@ -12,7 +12,6 @@ import (
 	_ "github.com/pingcap/tidb/pkg/parser/test_driver"
 )
 
-
 // span maps a piece of the text given to TiDB back to the script.
 type span struct {
 	newStart, origStart, length int
