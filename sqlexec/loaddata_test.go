@@ -1,6 +1,7 @@
 package sqlexec_test
 
 import (
+	"context"
 	"database/sql"
 	"errors"
 	"os"
@@ -159,6 +160,33 @@ func TestLoadDataRejects(t *testing.T) {
 			})
 			if files != 0 {
 				t.Fatalf("%d data files left behind", files)
+			}
+		})
+	}
+}
+
+// Inside a transaction the load is staged: ROLLBACK leaves nothing,
+// COMMIT lands it.
+func TestLoadDataInTransaction(t *testing.T) {
+	for _, end := range []string{"ROLLBACK", "COMMIT"} {
+		t.Run(end, func(t *testing.T) {
+			db, dir := loadDB(t)
+			path := writeFile(t, dir, "in.csv", "1,a,1,2024-01-01,true\n2,b,2,2024-01-02,false\n")
+			ctx := context.Background()
+			conn, err := db.Conn(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer conn.Close()
+			for _, q := range []string{"BEGIN", "LOAD DATA LOCAL INFILE '" + path + "' INTO TABLE t", end} {
+				if _, err := conn.ExecContext(ctx, q); err != nil {
+					t.Fatalf("%s: %v", q, err)
+				}
+			}
+			want := map[string]int{"ROLLBACK": 0, "COMMIT": 2}[end]
+			var n int
+			if err := db.QueryRow("SELECT count(*) FROM t").Scan(&n); err != nil || n != want {
+				t.Fatalf("%d rows (%v), want %d", n, err, want)
 			}
 		})
 	}
