@@ -22,6 +22,8 @@ const helpText = `Meta-commands:
   \copy table FROM 'file' [WITH (FORMAT csv|jsonl|parquet, HEADER true|false, DELIMITER ',')]
                      bulk-load a file into a table
 SQL statements end with ';' and may span lines. Ctrl-C cancels a running statement.
+Rows print as they arrive. The aligned format sizes its columns from the first
+1000 rows; a wider value later overflows its column instead of re-aligning.
 `
 
 func (s *Shell) meta(ctx context.Context, line string) error {
@@ -110,11 +112,7 @@ func (s *Shell) setFormat(f format.Format) {
 }
 
 func (s *Shell) show(ctx context.Context, q string) error {
-	r, err := s.query(ctx, q)
-	if err != nil {
-		return err
-	}
-	return s.print(r)
+	return s.stream(ctx, q, nil)
 }
 
 // describe prints columns and partitioning, properties and the current

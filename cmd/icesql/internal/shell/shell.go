@@ -3,13 +3,10 @@
 package shell
 
 import (
-	"bytes"
 	"context"
 	"database/sql"
 	"fmt"
 	"io"
-	"os"
-	"os/exec"
 	"strings"
 	"sync"
 	"time"
@@ -79,7 +76,12 @@ func (s *Shell) Run(ctx context.Context, p split.Piece) error {
 	if p.Meta {
 		err = s.meta(ctx, p.Text)
 	} else {
-		err = s.statement(ctx, p.Text)
+		var ind *indicator
+		if s.Terminal && s.ErrIsTerminal {
+			ind = startIndicator(s.Err)
+		}
+		err = s.statement(ctx, p.Text, ind)
+		ind.stop()
 	}
 	if s.Timing && err != ErrQuit {
 		fmt.Fprintf(s.Out, "Time: %.3f ms\n", float64(time.Since(start).Microseconds())/1000)
@@ -172,20 +174,18 @@ func firstWord(s string) string {
 	return s[:end]
 }
 
-func (s *Shell) statement(ctx context.Context, stmt string) error {
+// statement runs SQL; ind is erased before anything is printed.
+func (s *Shell) statement(ctx context.Context, stmt string, ind *indicator) error {
 	if !returnsRows(stmt) {
 		res, err := s.Conn.ExecContext(ctx, stmt)
+		ind.stop()
 		if err != nil {
 			return err
 		}
 		s.tag(stmt, res)
 		return nil
 	}
-	r, err := s.query(ctx, stmt)
-	if err != nil {
-		return err
-	}
-	return s.print(r)
+	return s.stream(ctx, stmt, ind)
 }
 
 // tag prints a command tag for a statement without rows.
@@ -207,96 +207,4 @@ func plural(n int64, word string) string {
 		return word
 	}
 	return word + "s"
-}
-
-// query runs a query and reads the whole result.
-func (s *Shell) query(ctx context.Context, q string, args ...any) (*format.Result, error) {
-	rows, err := s.Conn.QueryContext(ctx, q, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	cols, err := rows.Columns()
-	if err != nil {
-		return nil, err
-	}
-	r := &format.Result{Columns: cols}
-	// The driver gives dates as time.Time at midnight; they print as dates.
-	var isDate []bool
-	if types, err := rows.ColumnTypes(); err == nil {
-		isDate = make([]bool, len(types))
-		for i, t := range types {
-			isDate[i] = t.DatabaseTypeName() == "DATE"
-		}
-	}
-	for rows.Next() {
-		vals := make([]any, len(cols))
-		ptrs := make([]any, len(cols))
-		for i := range vals {
-			ptrs[i] = &vals[i]
-		}
-		if err := rows.Scan(ptrs...); err != nil {
-			return nil, err
-		}
-		for i, d := range isDate {
-			if t, ok := vals[i].(time.Time); ok && d {
-				vals[i] = t.Format(time.DateOnly)
-			}
-		}
-		r.Rows = append(r.Rows, vals)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	return r, nil
-}
-
-// print writes a result, through the pager when it is taller than the
-// terminal.
-func (s *Shell) print(r *format.Result) error {
-	if len(r.Columns) == 0 {
-		if s.Terminal {
-			fmt.Fprintln(s.Out, "OK")
-		}
-		return nil
-	}
-	var buf bytes.Buffer
-	if err := format.Write(&buf, s.Format, r); err != nil {
-		return err
-	}
-	if s.Terminal && s.Pager != "" && s.Height != nil && bytes.Count(buf.Bytes(), []byte("\n")) >= s.Height()-1 {
-		if err := page(s.Pager, buf.Bytes(), s.Out); err == nil {
-			return nil
-		}
-	}
-	_, err := s.Out.Write(buf.Bytes())
-	return err
-}
-
-// page runs the pager on text; an error means it did not start, and the
-// caller prints the text itself.
-func page(pager string, text []byte, out io.Writer) error {
-	cmd := exec.Command("sh", "-c", pager)
-	cmd.Stdin = bytes.NewReader(text)
-	cmd.Stdout = out
-	cmd.Stderr = os.Stderr
-	if err := cmd.Start(); err != nil {
-		return err
-	}
-	cmd.Wait() // a pager quit early (q in less) is no failure
-	return nil
-}
-
-// DefaultPager is $PAGER, or less -FRX when less exists, or none.
-func DefaultPager() string {
-	if p, ok := os.LookupEnv("PAGER"); ok {
-		return strings.TrimSpace(p)
-	}
-	if _, err := exec.LookPath("less"); err == nil {
-		return "less -FRX"
-	}
-	return ""
 }
