@@ -132,6 +132,12 @@ func TestInteractive(t *testing.T) {
 		s.expect("nums ")
 		s.send(";\r")
 		s.expect("(3 rows)")
+		// A second Tab lists the candidates.
+		s.send("\\d\t\t")
+		s.expect("\\dn")
+		s.expect("\\dt")
+		s.send("\x03")
+		s.expect("^C")
 	})
 	t.Run("error keeps the shell", func(t *testing.T) {
 		s.send("SELECT nope FROM nums;\r")

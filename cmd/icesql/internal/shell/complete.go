@@ -4,14 +4,8 @@ import (
 	"context"
 	"sort"
 	"strings"
-	"sync"
 	"time"
-
-	"github.com/icesql/icesql/cmd/icesql/internal/format"
 )
-
-// completionTTL is how long names fetched for completion are reused.
-const completionTTL = 5 * time.Second
 
 var keywords = strings.Fields(`SELECT FROM WHERE GROUP BY ORDER HAVING LIMIT OFFSET JOIN LEFT RIGHT FULL
 	INNER OUTER CROSS ON USING AS AND OR NOT NULL IS IN LIKE BETWEEN CASE WHEN THEN ELSE END DISTINCT
@@ -23,79 +17,11 @@ var keywords = strings.Fields(`SELECT FROM WHERE GROUP BY ORDER HAVING LIMIT OFF
 
 var metaCommands = []string{`\q`, `\help`, `\dn`, `\dt`, `\d`, `\snapshots`, `\format`, `\x`, `\timing`, `\copy`}
 
-// completionCache holds names for tab completion, refreshed through SQL
-// at most every completionTTL.
-type completionCache struct {
-	mu      sync.Mutex
-	fetched time.Time
-	names   []string // namespaces, tables and ns.table
-	columns map[string][]string
-	colTime map[string]time.Time
-}
-
-// tableNames returns namespaces, tables and qualified tables.
-func (s *Shell) tableNames(ctx context.Context) []string {
-	c := &s.cache
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if time.Since(c.fetched) < completionTTL {
-		return c.names
-	}
-	seen := map[string]bool{}
-	var names []string
-	add := func(n string) {
-		if n != "" && !seen[n] {
-			seen[n] = true
-			names = append(names, n)
-		}
-	}
-	if r, err := s.query(ctx, "SHOW NAMESPACES"); err == nil {
-		for _, row := range r.Rows {
-			ns, _ := format.Text(row[0])
-			add(ns)
-			if t, err := s.query(ctx, "SHOW TABLES IN "+ns); err == nil {
-				for _, tr := range t.Rows {
-					name, _ := format.Text(tr[1])
-					add(ns + "." + name)
-				}
-			}
-		}
-	}
-	if r, err := s.query(ctx, "SHOW TABLES"); err == nil {
-		for _, row := range r.Rows {
-			name, _ := format.Text(row[1])
-			add(name)
-		}
-	}
-	sort.Strings(names)
-	c.names, c.fetched = names, time.Now()
-	return names
-}
-
-// columnNames returns the columns of table, or nil.
-func (s *Shell) columnNames(ctx context.Context, table string) []string {
-	c := &s.cache
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.columns == nil {
-		c.columns, c.colTime = map[string][]string{}, map[string]time.Time{}
-	}
-	if time.Since(c.colTime[table]) < completionTTL {
-		return c.columns[table]
-	}
-	var cols []string
-	if r, err := s.query(ctx, "DESCRIBE "+table); err == nil {
-		for _, row := range r.Rows {
-			name, _ := format.Text(row[0])
-			if name == "" || strings.HasPrefix(name, "#") {
-				break
-			}
-			cols = append(cols, name)
-		}
-	}
-	c.columns[table], c.colTime[table] = cols, time.Now()
-	return cols
-}
+// metadataTables are the names that may follow table. to read a table's
+// metadata.
+var metadataTables = strings.Fields(`snapshots history metadata_log_entries manifests all_manifests
+	files data_files delete_files entries partitions refs all_data_files all_delete_files all_files
+	all_entries position_deletes`)
 
 // tableContext reports whether the word before the cursor is followed by
 // a table name in SQL or in a meta-command.
@@ -109,6 +35,8 @@ func tableContext(prev string) bool {
 }
 
 // Complete returns the candidates for the word ending at pos in line.
+// Columns are offered for the tables named in the line and in the
+// statement typed so far on earlier lines (SetStatementSoFar).
 func (s *Shell) Complete(ctx context.Context, line string, pos int) (start int, candidates []string) {
 	start = pos
 	for start > 0 && isWordByte(line[start-1]) {
@@ -126,11 +54,14 @@ func (s *Shell) Complete(ctx context.Context, line string, pos int) (start int, 
 		pool = metaCommands
 	case tableContext(prev):
 		pool = s.tableNames(ctx)
+		pool = append(pool, metadataNames(word, pool)...)
 	default:
 		pool = append(pool, keywords...)
-		for _, t := range mentionedTables(line, s.tableNames(ctx)) {
+		names := s.tableNames(ctx)
+		for _, t := range mentionedTables(s.statementSoFar+"\n"+line, names) {
 			pool = append(pool, s.columnNames(ctx, t)...)
 		}
+		pool = append(pool, metadataNames(word, names)...)
 	}
 	upper := strings.ToUpper(word)
 	seen := map[string]bool{}
@@ -144,44 +75,75 @@ func (s *Shell) Complete(ctx context.Context, line string, pos int) (start int, 
 	return start, candidates
 }
 
+// metadataNames offers t.snapshots and the like when word is a known
+// table followed by a dot.
+func metadataNames(word string, tables []string) []string {
+	dot := strings.LastIndexByte(word, '.')
+	if dot < 0 {
+		return nil
+	}
+	table := word[:dot]
+	known := false
+	for _, t := range tables {
+		known = known || strings.EqualFold(t, table)
+	}
+	if !known {
+		return nil
+	}
+	out := make([]string, len(metadataTables))
+	for i, m := range metadataTables {
+		out[i] = table + "." + m
+	}
+	return out
+}
+
 func isWordByte(c byte) bool {
 	return c == '_' || c == '.' || c == '\\' || c == '`' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80
 }
 
-// mentionedTables are the known tables named anywhere in line.
-func mentionedTables(line string, known []string) []string {
+// mentionedTables are the known tables named anywhere in text.
+func mentionedTables(text string, known []string) []string {
 	words := map[string]bool{}
-	for _, w := range strings.FieldsFunc(line, func(r rune) bool { return r < 0x80 && !isWordByte(byte(r)) }) {
-		words[w] = true
+	for _, w := range strings.FieldsFunc(text, func(r rune) bool { return r < 0x80 && !isWordByte(byte(r)) }) {
+		words[strings.ToLower(w)] = true
 	}
 	var out []string
 	for _, k := range known {
-		if words[k] {
+		if words[strings.ToLower(k)] {
 			out = append(out, k)
 		}
 	}
 	return out
 }
 
-// commonPrefix is the longest prefix shared by all of ss.
+// commonPrefix is the longest prefix shared by all of ss, compared
+// case-insensitively and spelled as in the first.
 func commonPrefix(ss []string) string {
 	if len(ss) == 0 {
 		return ""
 	}
 	p := ss[0]
 	for _, s := range ss[1:] {
-		for !strings.HasPrefix(s, p) {
-			p = p[:len(p)-1]
+		n := 0
+		for n < len(p) && n < len(s) && strings.EqualFold(p[n:n+1], s[n:n+1]) {
+			n++
 		}
+		p = p[:n]
 	}
 	return p
 }
 
+// SetStatementSoFar tells completion the earlier lines of a statement
+// being typed, so columns of the tables they name are offered.
+func (s *Shell) SetStatementSoFar(text string) { s.statementSoFar = text }
+
 // AutoComplete is a golang.org/x/term AutoCompleteCallback: Tab completes
 // the word before the cursor to the candidates' common prefix, matching
-// the case the user typed for keywords.
+// the case the user typed for keywords. A second Tab that cannot
+// complete further lists the candidates through ShowCandidates.
 func (s *Shell) AutoComplete(line string, pos int, key rune) (string, int, bool) {
 	if key != '\t' {
+		s.lastTab = ""
 		return "", 0, false
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
@@ -202,11 +164,43 @@ func (s *Shell) AutoComplete(line string, pos int, key rune) (string, int, bool)
 	if len(cands) == 1 {
 		fill += " "
 	}
-	if len(fill) < len(word) {
-		return "", 0, false
+	if len(fill) <= len(word) {
+		// Nothing to add: a repeated Tab lists what could follow.
+		here := line[:pos]
+		if s.lastTab == here && len(cands) > 1 && s.ShowCandidates != nil {
+			s.ShowCandidates(candidateColumns(cands, 80))
+		}
+		s.lastTab = here
+		if len(fill) < len(word) {
+			return "", 0, false
+		}
+		return line, pos, true
 	}
+	s.lastTab = ""
 	newLine := line[:start] + fill + line[pos:]
 	return newLine, start + len(fill), true
+}
+
+// candidateColumns lays candidates out in columns across width, sorted
+// down the columns as ls does, ending with a newline.
+func candidateColumns(cands []string, width int) string {
+	colWidth := 0
+	for _, c := range cands {
+		colWidth = max(colWidth, len(c)+2)
+	}
+	perLine := max(width/colWidth, 1)
+	lines := (len(cands) + perLine - 1) / perLine
+	var b strings.Builder
+	for l := range lines {
+		for i := l; i < len(cands); i += lines {
+			b.WriteString(cands[i])
+			if i+lines < len(cands) {
+				b.WriteString(strings.Repeat(" ", colWidth-len(cands[i])))
+			}
+		}
+		b.WriteByte('\n')
+	}
+	return b.String()
 }
 
 func isKeyword(s string) bool {

@@ -60,6 +60,7 @@ func (s *Shell) Interactive(ctx context.Context, stdin *os.File, history *Histor
 	if history != nil {
 		t.History = history
 	}
+	s.ShowCandidates = func(list string) { t.Write([]byte(list)) }
 	t.AutoCompleteCallback = func(line string, pos int, key rune) (string, int, bool) {
 		if key == ctrlCMark {
 			return "", 0, true
@@ -81,6 +82,7 @@ func (s *Shell) Interactive(ctx context.Context, stdin *os.File, history *Histor
 		if in.interrupted.Swap(false) {
 			// Ctrl-C at the prompt abandons the statement being typed.
 			pending.Reset()
+			s.SetStatementSoFar("")
 			t.SetPrompt(prompt)
 			fmt.Fprintln(s.Out, "^C")
 			continue
@@ -110,6 +112,7 @@ func (s *Shell) Interactive(ctx context.Context, stdin *os.File, history *Histor
 				}
 			}
 		}
+		s.SetStatementSoFar(pending.String())
 		if strings.TrimSpace(pending.String()) == "" {
 			pending.Reset()
 			t.SetPrompt(prompt)

@@ -35,7 +35,13 @@ type Shell struct {
 	// ErrIsTerminal enables the \copy progress bar.
 	ErrIsTerminal bool
 
-	cache completionCache
+	// ShowCandidates, when set, prints completion candidates above the
+	// prompt (a second Tab lists them).
+	ShowCandidates func(list string)
+
+	cache          completionCache
+	statementSoFar string // earlier lines of the statement being typed
+	lastTab        string // the line up to the cursor at the last Tab that completed nothing
 
 	mu     sync.Mutex
 	cancel context.CancelFunc
