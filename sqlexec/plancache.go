@@ -3,6 +3,7 @@ package sqlexec
 import (
 	"context"
 	"fmt"
+	"reflect"
 	"strings"
 	"sync/atomic"
 
@@ -111,7 +112,7 @@ func (p *Prepared) planSlot(ctx context.Context, i int, args []any) context.Cont
 			return ctx
 		}
 	}
-	if hasTimeFunction(w.Node) {
+	if hasTimeFunction(w.Node) || !placeholdersPlain(p.binds[i], w.Node) {
 		return ctx
 	}
 	kinds, vals, ok := argKinds(args)
@@ -184,15 +185,23 @@ func probeArgs(set int, kinds string) []any {
 	return out
 }
 
-// asLiteral is v (of kind k) in the type of lit, as the binder would
-// have coerced it.
+// asLiteral is v (of kind k) in the type of lit, as the binder coerces
+// literals it can represent exactly; false when v does not convert
+// exactly (the binder would then have planned a wider comparison).
 func asLiteral(v any, k byte, lit *planner.Literal) (any, bool) {
 	from := kindType(k)
 	if arrow.TypeEqual(from, lit.Type) {
 		return v, true
 	}
 	out, err := exec.CastValue(v, from, lit.Type)
-	return out, err == nil
+	if err != nil {
+		return nil, false
+	}
+	back, err := exec.CastValue(out, lit.Type, from)
+	if err != nil || !reflect.DeepEqual(back, v) {
+		return nil, false
+	}
+	return out, true
 }
 
 // usable reports whether t may run this slot now.

@@ -36,8 +36,8 @@ func queryStrings(t *testing.T, p *Prepared, args ...any) []any {
 
 func TestPreparedPlanReuse(t *testing.T) {
 	s := newSession(t)
-	mustExec(t, s, "CREATE TABLE t (id BIGINT, n INT, s STRING)")
-	mustExec(t, s, "INSERT INTO t VALUES (1, 10, 'a'), (2, 20, 'b'), (3, 30, 'c')")
+	mustExec(t, s, "CREATE TABLE t (id BIGINT, n INT, s STRING, f FLOAT)")
+	mustExec(t, s, "INSERT INTO t VALUES (1, 10, 'a', 1.5), (2, 20, 'b', 1.1), (3, 30, 'c', 2.0)")
 	tests := []struct {
 		name  string
 		sql   string
@@ -54,6 +54,10 @@ func TestPreparedPlanReuse(t *testing.T) {
 		{name: "arithmetic on placeholder", sql: "SELECT count(*) FROM t WHERE id = ? + 1", runs: [][]any{{0}, {1}, {5}}, want: []int64{1, 1, 0}},
 		{name: "limit placeholder", sql: "SELECT count(*) FROM (SELECT id FROM t LIMIT ?) x", runs: [][]any{{1}, {2}, {3}}, want: []int64{1, 2, 3}},
 		{name: "kinds change", sql: "SELECT count(*) FROM t WHERE id = ?", runs: [][]any{{1}, {"2"}, {2.0}, {3}}, want: []int64{1, 1, 1, 1}},
+		{name: "function of a placeholder not reused", sql: "SELECT count(*) FROM t WHERE s = trim(?)", runs: [][]any{{"a"}, {" b "}, {"c "}}, want: []int64{1, 1, 1}, reuse: "no"},
+		{name: "abs of a placeholder not reused", sql: "SELECT count(*) FROM t WHERE id = abs(?)", runs: [][]any{{1}, {-2}, {-3}}, want: []int64{1, 1, 1}, reuse: "no"},
+		{name: "parenthesized and between", sql: "SELECT count(*) FROM t WHERE (id) BETWEEN (?) AND ?", runs: [][]any{{1, 2}, {2, 3}, {3, 9}}, want: []int64{2, 2, 1}, reuse: "yes"},
+		{name: "float column", sql: "SELECT count(*) FROM t WHERE f = ?", runs: [][]any{{1.5}, {2.0}, {1.1}, {1.5}}, want: []int64{1, 1, 0, 1}},
 		{name: "clock function not reused", sql: "SELECT count(*) FROM t WHERE current_date() > DATE '2000-01-01' AND id = ?", runs: [][]any{{1}, {2}}, want: []int64{1, 1}, reuse: "no"},
 	}
 	for _, tc := range tests {
