@@ -22,12 +22,12 @@ func ParseCopy(args string) (*Copy, error) {
 	if err != nil {
 		return nil, err
 	}
-	usage := fmt.Errorf("%w: want \\copy table FROM 'file' [WITH (FORMAT csv|jsonl|parquet, HEADER true|false, DELIMITER ',')]", ErrBadCommand)
+	usage := fmt.Errorf("%w: want \\copy table FROM 'file' [WITH (FORMAT csv|jsonl|parquet, HEADER true|false, DELIMITER ',', NULL '', QUOTE '\"', ESCAPE '\"')]", ErrBadCommand)
 	if len(toks) < 3 || !strings.EqualFold(toks[1].text, "from") || !toks[2].quoted {
 		return nil, usage
 	}
 	c := &Copy{Table: toks[0].text, File: toks[2].text}
-	header, headerSet, delimSet := true, false, false
+	header, headerSet, csvOnly := true, false, ""
 	rest := toks[3:]
 	if len(rest) > 0 {
 		if !strings.EqualFold(rest[0].text, "with") {
@@ -42,7 +42,7 @@ func ParseCopy(args string) (*Copy, error) {
 			if len(rest) < 2 {
 				return nil, fmt.Errorf("%w: option %q has no value", ErrBadCommand, rest[0].text)
 			}
-			name, val := strings.ToLower(rest[0].text), rest[1].text
+			name, val, valQuoted := strings.ToLower(rest[0].text), rest[1].text, rest[1].quoted
 			rest = rest[2:]
 			if len(rest) > 0 {
 				if rest[0].text != "," {
@@ -63,17 +63,27 @@ func ParseCopy(args string) (*Copy, error) {
 					return nil, fmt.Errorf("%w: HEADER %q: want true or false", ErrBadCommand, val)
 				}
 				headerSet = true
-			case "delimiter":
-				r, size := utf8.DecodeRuneInString(val)
-				if val == `\t` {
-					r, size = '\t', 2
+			case "delimiter", "quote", "escape":
+				r, err := oneChar(name, val)
+				if err != nil {
+					return nil, err
 				}
-				if size != len(val) || r == utf8.RuneError || r == '"' || r == '\n' || r == '\r' {
-					return nil, fmt.Errorf("%w: DELIMITER %q: want one character", ErrBadCommand, val)
+				switch name {
+				case "delimiter":
+					c.Delimiter = r
+				case "quote":
+					c.Quote = r
+				default:
+					c.Escape = r
 				}
-				c.Delimiter, delimSet = r, true
+				csvOnly = strings.ToUpper(name)
+			case "null":
+				if !valQuoted {
+					return nil, fmt.Errorf("%w: NULL takes a quoted string, e.g. NULL 'NA'", ErrBadCommand)
+				}
+				c.Null, csvOnly = val, "NULL"
 			default:
-				return nil, fmt.Errorf("%w: unknown option %q (known: FORMAT, HEADER, DELIMITER)", ErrBadCommand, name)
+				return nil, fmt.Errorf("%w: unknown option %q (known: FORMAT, HEADER, DELIMITER, NULL, QUOTE, ESCAPE)", ErrBadCommand, name)
 			}
 		}
 	}
@@ -98,11 +108,32 @@ func ParseCopy(args string) (*Copy, error) {
 	default:
 		return nil, fmt.Errorf("%w: FORMAT %q: want csv, jsonl or parquet", ErrBadCommand, c.Format)
 	}
-	if (headerSet || delimSet) && c.Format != "csv" {
-		return nil, fmt.Errorf("%w: HEADER and DELIMITER apply to CSV only", ErrBadCommand)
+	if headerSet && csvOnly == "" {
+		csvOnly = "HEADER"
+	}
+	if csvOnly != "" && c.Format != "csv" {
+		return nil, fmt.Errorf("%w: %s applies to CSV only", ErrBadCommand, csvOnly)
 	}
 	c.Header = header && c.Format == "csv"
+	if c.Format == "csv" {
+		if err := checkCSVOptions(c.Options.withDefaults()); err != nil {
+			return nil, fmt.Errorf("%w: %w", ErrBadCommand, err)
+		}
+	}
 	return c, nil
+}
+
+// oneChar reads the single character of a DELIMITER, QUOTE or ESCAPE
+// option; \t is a tab.
+func oneChar(option, val string) (rune, error) {
+	r, size := utf8.DecodeRuneInString(val)
+	if val == `\t` {
+		r, size = '\t', 2
+	}
+	if size != len(val) || r == utf8.RuneError || r == '\n' || r == '\r' {
+		return 0, fmt.Errorf("%w: %s %q: want one character", ErrBadCommand, strings.ToUpper(option), val)
+	}
+	return r, nil
 }
 
 type token struct {

@@ -1,7 +1,6 @@
 package load
 
 import (
-	"encoding/csv"
 	"errors"
 	"fmt"
 	"io"
@@ -13,38 +12,25 @@ import (
 // newCSV reads CSV records. With a header, columns are matched by name
 // (case-insensitively) and table columns missing from the file are
 // NULL; without one, each record must have one field per table column.
-// An empty field is NULL.
+// An unquoted field equal to opts.Null (default: empty) is NULL; blank
+// lines are skipped.
 func newCSV(path string, in io.Reader, cols []Column, opts Options, b *batcher) (func() (arrow.RecordBatch, error), error) {
-	cr := csv.NewReader(in)
-	cr.Comma = opts.Delimiter
-	cr.FieldsPerRecord = -1
-	cr.ReuseRecord = true
+	if err := checkCSVOptions(opts); err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrBadCommand, err)
+	}
+	sc := newCSVScanner(path, in, opts)
 	// fieldCol[i] is the table column of field i.
 	var fieldCol []int
 	if opts.Header {
-		header, err := cr.Read()
-		if err != nil {
+		if err := sc.read(); err != nil {
 			if errors.Is(err, io.EOF) {
 				return nil, &InputError{File: path, Msg: "empty file: no header line"}
 			}
-			return nil, csvError(path, err)
+			return nil, err
 		}
-		fieldCol = make([]int, len(header))
-		seen := map[int]bool{}
-		for i, h := range header {
-			fieldCol[i] = -1
-			for j, c := range cols {
-				if strings.EqualFold(strings.TrimSpace(h), c.Name) {
-					fieldCol[i] = j
-				}
-			}
-			if fieldCol[i] < 0 {
-				return nil, &InputError{File: path, Line: 1, Msg: fmt.Sprintf("header field %d %q is not a column of the table", i+1, h)}
-			}
-			if seen[fieldCol[i]] {
-				return nil, &InputError{File: path, Line: 1, Msg: fmt.Sprintf("header names column %q twice", h)}
-			}
-			seen[fieldCol[i]] = true
+		var err error
+		if fieldCol, err = matchHeader(path, sc.fields, cols); err != nil {
+			return nil, err
 		}
 	} else {
 		fieldCol = make([]int, len(cols))
@@ -52,34 +38,30 @@ func newCSV(path string, in io.Reader, cols []Column, opts Options, b *batcher) 
 			fieldCol[i] = i
 		}
 	}
-	present := make([]bool, len(cols))
-	for _, c := range fieldCol {
-		present[c] = true
-	}
 	vals := make([]any, len(cols))
 	return func() (arrow.RecordBatch, error) {
 		for {
-			rec, err := cr.Read()
-			if errors.Is(err, io.EOF) {
-				return b.flush()
+			if err := sc.read(); err != nil {
+				if errors.Is(err, io.EOF) {
+					return b.flush()
+				}
+				return nil, err
 			}
-			if err != nil {
-				return nil, csvError(path, err)
+			if len(sc.fields) == 1 && sc.fields[0] == "" && !sc.quoted[0] && len(fieldCol) != 1 {
+				continue
 			}
-			line, _ := cr.FieldPos(0)
-			if len(rec) != len(fieldCol) {
-				return nil, &InputError{File: path, Line: int64(line), Msg: fmt.Sprintf("%d fields, want %d", len(rec), len(fieldCol))}
+			if len(sc.fields) != len(fieldCol) {
+				return nil, &InputError{File: path, Line: sc.fieldLine[0], Msg: fmt.Sprintf("%d fields, want %d", len(sc.fields), len(fieldCol))}
 			}
 			clear(vals)
-			for i, s := range rec {
+			for i, s := range sc.fields {
 				c := fieldCol[i]
-				if s == "" {
+				if !sc.quoted[i] && s == opts.Null {
 					continue
 				}
 				v, err := fromText(cols[c].Type, s)
 				if err != nil {
-					l, _ := cr.FieldPos(i)
-					return nil, &ValueError{File: path, Line: int64(l), Column: cols[c].Name, Field: i + 1, Value: s, Type: typeName(cols[c].Type), Err: err}
+					return nil, &ValueError{File: path, Line: sc.fieldLine[i], Column: cols[c].Name, Field: i + 1, Value: s, Type: typeName(cols[c].Type), Err: err}
 				}
 				vals[c] = v
 			}
@@ -95,10 +77,24 @@ func newCSV(path string, in io.Reader, cols []Column, opts Options, b *batcher) 
 	}, nil
 }
 
-func csvError(path string, err error) error {
-	var pe *csv.ParseError
-	if errors.As(err, &pe) {
-		return &InputError{File: path, Line: int64(pe.Line), Msg: fmt.Sprintf("column %d: malformed CSV", pe.Column), Err: pe.Err}
+// matchHeader maps the header's fields to table columns.
+func matchHeader(path string, header []string, cols []Column) ([]int, error) {
+	fieldCol := make([]int, len(header))
+	seen := map[int]bool{}
+	for i, h := range header {
+		fieldCol[i] = -1
+		for j, c := range cols {
+			if strings.EqualFold(strings.TrimSpace(h), c.Name) {
+				fieldCol[i] = j
+			}
+		}
+		if fieldCol[i] < 0 {
+			return nil, &InputError{File: path, Line: 1, Msg: fmt.Sprintf("header field %d %q is not a column of the table", i+1, h)}
+		}
+		if seen[fieldCol[i]] {
+			return nil, &InputError{File: path, Line: 1, Msg: fmt.Sprintf("header names column %q twice", h)}
+		}
+		seen[fieldCol[i]] = true
 	}
-	return &InputError{File: path, Msg: "read", Err: err}
+	return fieldCol, nil
 }

@@ -7,7 +7,7 @@ import (
 )
 
 func FuzzReadCSV(f *testing.F) {
-	for _, s := range []string{"id,name\n1,a\n", "1,a,1.5,2024-01-02,,t\n", "\"x\n", ",,,,,\n"} {
+	for _, s := range []string{"id,name\n1,a\n", "1,a,1.5,2024-01-02,,t\n", "\"x\n", ",,,,,\n", "'a\\'b',NA\r\n", "\"\"\"\n"} {
 		f.Add(s, true)
 	}
 	f.Fuzz(func(t *testing.T, content string, header bool) {
@@ -16,6 +16,7 @@ func FuzzReadCSV(f *testing.F) {
 			t.Fatal(err)
 		}
 		readAll(t, p, Options{Format: "csv", Header: header})
+		readAll(t, p, Options{Format: "csv", Header: header, Quote: '\'', Escape: '\\', Null: "NA"})
 	})
 }
 
@@ -33,7 +34,7 @@ func FuzzReadJSONL(f *testing.F) {
 }
 
 func FuzzParseCopy(f *testing.F) {
-	for _, s := range []string{"t FROM 'a.csv'", "t FROM 'x' WITH (FORMAT csv, HEADER false)", "`a`.b FROM ''"} {
+	for _, s := range []string{"t FROM 'a.csv'", "t FROM 'x' WITH (FORMAT csv, HEADER false)", "`a`.b FROM ''", `t FROM 'a.csv' WITH (NULL 'x', QUOTE '''', ESCAPE '\')`} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {

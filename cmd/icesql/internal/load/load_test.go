@@ -84,6 +84,39 @@ func TestReadGood(t *testing.T) {
 	}
 }
 
+func TestReadCSVOptions(t *testing.T) {
+	tests := []struct {
+		name, content string
+		opts          Options
+		want          []string
+	}{
+		{"NULL string", "1,NA,NA,NA,NA,NA\n2,\"NA\",1,2024-01-02,NA,NA\n", Options{Null: "NA"},
+			[]string{"1|(null)|(null)|(null)|(null)|(null)", "2|NA|1|2024-01-02|(null)|(null)"}},
+		{"quoted empty string is not NULL", "1,\"\",,,,\n2,,,,,\n", Options{},
+			[]string{"1||(null)|(null)|(null)|(null)", "2|(null)|(null)|(null)|(null)|(null)"}},
+		{"single quote, backslash escape", "1,'a,\\'b\\\\',,,,\n", Options{Quote: '\'', Escape: '\\'},
+			[]string{"1|a,'b\\|(null)|(null)|(null)|(null)"}},
+		{"doubled quote", "1,\"say \"\"hi\"\"\",,,,\r\n", Options{},
+			[]string{"1|say \"hi\"|(null)|(null)|(null)|(null)"}},
+		{"blank lines skipped", "\n1,a,,,,\n\n", Options{},
+			[]string{"1|a|(null)|(null)|(null)|(null)"}},
+		{"no final newline", "1,a,,,,", Options{},
+			[]string{"1|a|(null)|(null)|(null)|(null)"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tt.opts.Format = "csv"
+			got, err := readAll(t, writeFile(t, "x.csv", tt.content), tt.opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if strings.Join(got, "\n") != strings.Join(tt.want, "\n") {
+				t.Fatalf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(tt.want, "\n"))
+			}
+		})
+	}
+}
+
 func TestReadBatches(t *testing.T) {
 	var b strings.Builder
 	for i := range 25 {
@@ -118,6 +151,9 @@ func TestReadErrors(t *testing.T) {
 		{"quoted newline keeps line numbers", "x.csv", "1,\"a\nb\",,,,\n2,c,,,,zz\n", Options{Format: "csv"}, 3, "ok", true},
 		{"timestamp with zone in ntz", "x.csv", "1,a,,,2024-01-02T03:04:05Z,\n", Options{Format: "csv"}, 1, "at", true},
 		{"field count", "x.csv", "1,a\n", Options{Format: "csv"}, 1, "", false},
+		{"unclosed quote names its line", "x.csv", "1,a,,,,\n2,\"b\n\n", Options{Format: "csv"}, 2, "", false},
+		{"NULL string set: empty is not NULL", "x.csv", "1,a,,,,\n", Options{Format: "csv", Null: "NA"}, 1, "amount", true},
+		{"quoted empty is not NULL", "x.csv", "1,a,\"\",,,\n", Options{Format: "csv"}, 1, "amount", true},
 		{"unknown header", "x.csv", "id,nope\n", Options{Format: "csv", Header: true}, 1, "", false},
 		{"bare quote", "x.csv", "1,a\"b,,,,\n", Options{Format: "csv"}, 1, "", false},
 		{"json wrong type", "x.jsonl", "{\"id\":1}\n{\"id\":\"z\"}\n", Options{Format: "jsonl"}, 2, "id", true},
@@ -236,6 +272,13 @@ func TestParseCopy(t *testing.T) {
 		{"t FROM 'it''s.txt' WITH (FORMAT csv, HEADER false, DELIMITER '|')", Copy{Table: "t", File: "it's.txt", Options: Options{Format: "csv", Delimiter: '|'}}, true},
 		{"t FROM 'a.tsv'", Copy{Table: "t", File: "a.tsv", Options: Options{Format: "csv", Header: true, Delimiter: '\t'}}, true},
 		{"t FROM 'a.txt' WITH (FORMAT 'csv', DELIMITER '\\t')", Copy{Table: "t", File: "a.txt", Options: Options{Format: "csv", Header: true, Delimiter: '\t'}}, true},
+		{"t FROM 'a.csv' WITH (NULL 'NA', QUOTE '''', ESCAPE '\\')", Copy{Table: "t", File: "a.csv", Options: Options{Format: "csv", Header: true, Null: "NA", Quote: '\'', Escape: '\\'}}, true},
+		{"t FROM 'a.csv' WITH (NULL '')", Copy{Table: "t", File: "a.csv", Options: Options{Format: "csv", Header: true}}, true},
+		{"t FROM 'a.csv' WITH (NULL NA)", Copy{}, false},
+		{"t FROM 'a.csv' WITH (QUOTE '|', DELIMITER '|')", Copy{}, false},
+		{"t FROM 'a.csv' WITH (QUOTE ',')", Copy{}, false},
+		{"t FROM 'a.jsonl' WITH (NULL 'x')", Copy{}, false},
+		{"t FROM 'a.parquet' WITH (QUOTE 'x')", Copy{}, false},
 		{"t FROM 'a.txt'", Copy{}, false},
 		{"t FROM a.csv", Copy{}, false},
 		{"t TO 'a.csv'", Copy{}, false},

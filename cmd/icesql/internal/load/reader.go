@@ -23,7 +23,27 @@ type Options struct {
 	Format    string // csv, jsonl or parquet
 	Header    bool   // CSV: the first record names the columns
 	Delimiter rune   // CSV: field separator, default ','
+	Quote     rune   // CSV: quote character, default '"'
+	Escape    rune   // CSV: escapes a quote inside quotes, default Quote
+	Null      string // CSV: an unquoted field equal to this is NULL, default empty
 	BatchRows int    // rows per batch, default DefaultBatchRows
+}
+
+// withDefaults fills the options left zero.
+func (o Options) withDefaults() Options {
+	if o.BatchRows <= 0 {
+		o.BatchRows = DefaultBatchRows
+	}
+	if o.Delimiter == 0 {
+		o.Delimiter = ','
+	}
+	if o.Quote == 0 {
+		o.Quote = '"'
+	}
+	if o.Escape == 0 {
+		o.Escape = o.Quote
+	}
+	return o
 }
 
 // Reader streams a file as Arrow record batches in the table's schema.
@@ -48,12 +68,7 @@ func Open(path string, cols []Column, opts Options) (*Reader, error) {
 	if len(cols) == 0 {
 		return nil, &InputError{File: path, Msg: "the table has no columns"}
 	}
-	if opts.BatchRows <= 0 {
-		opts.BatchRows = DefaultBatchRows
-	}
-	if opts.Delimiter == 0 {
-		opts.Delimiter = ','
-	}
+	opts = opts.withDefaults()
 	fields := make([]arrow.Field, len(cols))
 	for i, c := range cols {
 		at, err := arrowschema.TypeToArrow(c.Type)

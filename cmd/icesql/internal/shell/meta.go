@@ -19,8 +19,11 @@ const helpText = `Meta-commands:
   \format NAME       output format: aligned, csv, tsv, json, markdown, expanded
   \x                 toggle expanded output
   \timing [on|off]   print each statement's run time
-  \copy table FROM 'file' [WITH (FORMAT csv|jsonl|parquet, HEADER true|false, DELIMITER ',')]
-                     bulk-load a file into a table
+  \copy table FROM 'file' [WITH (option value, ...)]
+                     bulk-load a file into a table. Options: FORMAT csv|jsonl|parquet
+                     (default from the extension); for CSV: HEADER true|false,
+                     DELIMITER ',', QUOTE '"', ESCAPE (default the quote), NULL ''
+                     (an unquoted field equal to it is NULL; "" quoted is a string)
 SQL statements end with ';' and may span lines. Ctrl-C cancels a running statement.
 Rows print as they arrive. The aligned format sizes its columns from the first
 1000 rows; a wider value later overflows its column instead of re-aligning.
