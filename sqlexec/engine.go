@@ -1,6 +1,13 @@
 // Package sqlexec runs SQL against Iceberg tables: an Engine owns the
 // catalog and storage of one warehouse, a Session runs statements for one
 // connection (current namespace, parameters, prepared statements).
+//
+// Every statement reads each table's catalog pointer; the engine keeps
+// parsed table versions by metadata location (immutable files), sessions
+// keep recent statement texts parsed, and a prepared SELECT or INSERT
+// ... VALUES reuses its plan while its tables stay put (plancache.go).
+// Iceberg scans split into byte-balanced partitions for the engine's
+// parallel aggregation.
 package sqlexec
 
 import (
