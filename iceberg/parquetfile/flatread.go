@@ -13,46 +13,46 @@ import (
 )
 
 // flatReader streams a top-level primitive column page by page into Arrow
-// buffers: pages are decoded ahead by a prefetcher, and only those few are
-// held, not the row group.
+// buffers: pages are decoded a few ahead (by the reader's decode workers,
+// or here when they fall behind), and only those few are held, not the
+// row group.
 type flatReader struct {
-	node *rnode
-	leaf *rleaf
-	sem  chan struct{} // bounds page decodes across the reader's columns
-	pf   *pagePrefetcher
-	// ahead decodes the chunk of the next row group to be read.
-	ahead *pagePrefetcher
-	cur   *chunkData // the page in leaf.chunk, recycled when consumed
-	pos   int        // next entry of the current page (held in leaf.chunk)
-	vpos  int        // next value of the page
+	node  *rnode
+	leaf  *rleaf
+	pool  *decodePool // told when a queue has room; nil without workers
+	q     *pageQueue  // the chunk being read
+	ahead *pageQueue  // the chunk of the next row group to be read
+	cur   *chunkData  // the page in leaf.chunk, recycled when consumed
+	pos   int         // next entry of the current page (held in leaf.chunk)
+	vpos  int         // next value of the page
 }
 
 // open starts the column chunk of a new row group of rows rows, taking
-// over the prefetcher started by prefetchNext when there is one.
+// over the queue started by prefetchNext when there is one.
 func (f *flatReader) open(cc parquet.ColumnChunk, rows int64) error {
 	ahead := f.ahead
 	f.ahead = nil
 	f.close()
 	if ahead != nil {
-		f.pf = ahead
+		f.q = ahead
 	} else {
 		if err := checkFixedLength(cc); err != nil {
 			return err
 		}
-		f.pf = startPrefetch(cc, f.leaf, f.node, rows, f.sem)
+		f.q = newPageQueue(cc, f.leaf, f.node, rows)
 	}
 	f.leaf.chunk.n, f.pos, f.vpos = 0, 0, 0
 	f.leaf.chunk.maxDef = byte(f.leaf.col.MaxDefinitionLevel())
 	return nil
 }
 
-// prefetchNext starts decoding the chunk of the row group that follows
-// the current one, so its first pages are ready when open takes it over.
+// prefetchNext queues the chunk of the row group that follows the current
+// one, so workers can decode its first pages before open takes it over.
 func (f *flatReader) prefetchNext(cc parquet.ColumnChunk, rows int64) error {
 	if err := checkFixedLength(cc); err != nil {
 		return err
 	}
-	f.ahead = startPrefetch(cc, f.leaf, f.node, rows, f.sem)
+	f.ahead = newPageQueue(cc, f.leaf, f.node, rows)
 	return nil
 }
 
@@ -63,12 +63,12 @@ func checkFixedLength(cc parquet.ColumnChunk) error {
 	return nil
 }
 
-// close stops the prefetchers and gives back the current page.
+// close ends the queues and gives back the current page.
 func (f *flatReader) close() {
-	for _, p := range []**pagePrefetcher{&f.pf, &f.ahead} {
-		if *p != nil {
-			(*p).close()
-			*p = nil
+	for _, q := range []**pageQueue{&f.q, &f.ahead} {
+		if *q != nil {
+			(*q).close()
+			*q = nil
 		}
 	}
 	if f.cur != nil {
@@ -82,10 +82,13 @@ func (f *flatReader) close() {
 func (f *flatReader) nextPage() error {
 	col := f.leaf.col
 	for {
-		if f.pf == nil {
+		if f.q == nil {
 			return corrupt("column %q ran out of values", col.Name())
 		}
-		d := f.pf.next()
+		d := f.q.next()
+		if f.pool != nil {
+			f.pool.signal()
+		}
 		if errors.Is(d.err, io.EOF) {
 			return corrupt("column %q ran out of values", col.Name())
 		}
@@ -95,7 +98,7 @@ func (f *flatReader) nextPage() error {
 		// leaf.chunk aliases cur's buffers: replace it before recycling.
 		f.leaf.chunk = *d.c
 		if f.cur != nil {
-			f.pf.recycle(f.cur)
+			f.q.recycle(f.cur)
 		}
 		f.cur = d.c
 		f.pos, f.vpos = 0, 0

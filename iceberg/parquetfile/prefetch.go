@@ -3,6 +3,8 @@ package parquetfile
 import (
 	"errors"
 	"io"
+	"sync"
+	"sync/atomic"
 
 	"github.com/parquet-go/parquet-go"
 )
@@ -10,114 +12,226 @@ import (
 // pageReadAhead is how many decoded pages a column may hold beyond the one
 // being consumed: enough to keep decompression off the consumer's path
 // without holding more than a few pages per column.
-const pageReadAhead = 2
+const pageReadAhead = 4
 
-// decodedPage is one page decoded by a prefetcher, or the error that ended
-// the chunk.
+// pageQueue holds the decoded pages of one flat column chunk. Pages are
+// decoded ahead by the reader's decode workers; when the consumer finds
+// the queue empty it decodes the next page itself rather than wait for a
+// worker to be scheduled (on a busy machine that wait costs more than the
+// decode).
+type pageQueue struct {
+	leaf   *rleaf
+	node   *rnode
+	maxDef byte
+
+	// decode serializes use of pages (one page is read at a time).
+	decode    sync.Mutex
+	pages     parquet.Pages
+	remaining int64 // entries not yet decoded: the chunk stops there
+	closed    bool
+
+	mu     sync.Mutex // guards ready and free
+	ready  []decodedPage
+	free   []*chunkData
+	nready atomic.Int32 // len(ready) plus a finished marker, for workers
+}
+
+// decodedPage is one decoded page, or the error that ended the chunk.
 type decodedPage struct {
 	c   *chunkData
 	err error
 }
 
-// pagePrefetcher decodes (reads, decompresses and splits into levels and
-// values) the pages of one flat column chunk on its own goroutine, ahead of
-// the consumer. Decoding is bounded by a semaphore shared by the reader's
-// columns, so a wide projection does not run one decode per column at once.
-type pagePrefetcher struct {
-	out  chan decodedPage
-	free chan *chunkData // consumed pages returned for reuse
-	stop chan struct{}
-	done chan struct{}
+// queueDone is added to nready once the chunk has no page left to decode,
+// so workers pass the queue by.
+const queueDone = 1 << 20
+
+// newPageQueue starts the chunk cc holding entries entries (the row
+// group's rows: a flat column has one entry per row).
+func newPageQueue(cc parquet.ColumnChunk, leaf *rleaf, node *rnode, entries int64) *pageQueue {
+	return &pageQueue{leaf: leaf, node: node, maxDef: byte(leaf.col.MaxDefinitionLevel()),
+		pages: cc.Pages(), remaining: entries}
 }
 
-// startPrefetch decodes the pages of cc holding entries entries (the
-// row group's rows: a flat column has one entry per row) and stops there,
-// so a fully consumed chunk leaves no goroutine behind.
-func startPrefetch(cc parquet.ColumnChunk, leaf *rleaf, node *rnode, entries int64, sem chan struct{}) *pagePrefetcher {
-	p := &pagePrefetcher{
-		out:  make(chan decodedPage, pageReadAhead),
-		free: make(chan *chunkData, pageReadAhead+2),
-		stop: make(chan struct{}),
-		done: make(chan struct{}),
+// wantsWork reports whether a worker should decode a page of q.
+func (q *pageQueue) wantsWork() bool { return q.nready.Load() < pageReadAhead }
+
+// decodeNext decodes one page onto the ready list; the caller holds
+// q.decode. It returns false when the chunk has nothing left to decode.
+func (q *pageQueue) decodeNext() bool {
+	if q.closed || q.remaining <= 0 {
+		return false
 	}
-	go p.run(cc, leaf, node, entries, sem)
-	return p
-}
-
-func (p *pagePrefetcher) run(cc parquet.ColumnChunk, leaf *rleaf, node *rnode, entries int64, sem chan struct{}) {
-	defer close(p.done)
-	pages := cc.Pages()
-	defer pages.Close()
-	col := leaf.col
-	maxDef := byte(col.MaxDefinitionLevel())
-	for seen := int64(0); seen < entries; {
-		c := p.buffer()
-		if sem != nil {
-			select {
-			case sem <- struct{}{}:
-			case <-p.stop:
-				return
-			}
-		}
-		err := decodeFlatPage(pages, c, leaf, node, maxDef)
-		if sem != nil {
-			<-sem
-		}
-		if err == nil {
-			seen += int64(c.n)
-		}
-		select {
-		case p.out <- decodedPage{c: c, err: err}:
-		case <-p.stop:
-			return
-		}
-		if err != nil {
-			return
-		}
+	q.mu.Lock()
+	var c *chunkData
+	if n := len(q.free); n > 0 {
+		c, q.free = q.free[n-1], q.free[:n-1]
+	} else {
+		c = new(chunkData)
 	}
-}
-
-// buffer returns a recycled page buffer, or a new one.
-func (p *pagePrefetcher) buffer() *chunkData {
-	select {
-	case c := <-p.free:
-		return c
-	default:
-		return new(chunkData)
+	q.mu.Unlock()
+	err := decodeFlatPage(q.pages, c, q.leaf, q.node, q.maxDef)
+	if err == nil {
+		q.remaining -= int64(c.n)
+	} else {
+		q.remaining = 0
 	}
+	q.mu.Lock()
+	q.ready = append(q.ready, decodedPage{c: c, err: err})
+	added := int32(1)
+	if q.remaining <= 0 {
+		added += queueDone
+	}
+	q.nready.Add(added)
+	q.mu.Unlock()
+	return true
 }
 
-// next returns the next decoded page; io.EOF-free: running out of pages is
-// reported as a corrupt chunk by the caller's accounting.
-func (p *pagePrefetcher) next() decodedPage {
-	select {
-	case d := <-p.out:
-		return d
-	case <-p.done:
-		// The producer may have sent its last page just before exiting.
-		select {
-		case d := <-p.out:
+// next returns the next decoded page, decoding it here when no worker got
+// to it; io.EOF once the chunk is exhausted.
+func (q *pageQueue) next() decodedPage {
+	for {
+		if d, ok := q.pop(); ok {
 			return d
-		default:
+		}
+		q.decode.Lock()
+		// A worker may have finished the page while we waited for the lock.
+		if d, ok := q.pop(); ok {
+			q.decode.Unlock()
+			return d
+		}
+		more := q.decodeNext()
+		q.decode.Unlock()
+		if !more {
+			if d, ok := q.pop(); ok {
+				return d
+			}
 			return decodedPage{err: io.EOF}
 		}
 	}
 }
 
-// recycle hands a consumed page's buffers back to the producer.
-func (p *pagePrefetcher) recycle(c *chunkData) {
+func (q *pageQueue) pop() (decodedPage, bool) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if len(q.ready) == 0 {
+		return decodedPage{}, false
+	}
+	d := q.ready[0]
+	q.ready[0] = decodedPage{}
+	q.ready = q.ready[1:]
+	q.nready.Add(-1)
+	return d, true
+}
+
+// recycle hands a consumed page's buffers back for the next decode.
+func (q *pageQueue) recycle(c *chunkData) {
 	c.releasePage()
+	q.mu.Lock()
+	if len(q.free) < pageReadAhead+1 {
+		q.free = append(q.free, c)
+	}
+	q.mu.Unlock()
+}
+
+// close waits for a decode in progress and gives back the pages.
+func (q *pageQueue) close() {
+	q.decode.Lock()
+	defer q.decode.Unlock()
+	if q.closed {
+		return
+	}
+	q.closed = true
+	q.pages.Close()
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	for _, d := range q.ready {
+		if d.c != nil {
+			d.c.releasePage()
+		}
+	}
+	q.ready, q.free = nil, nil
+	q.nready.Store(queueDone)
+}
+
+// decodePool is a reader's decode workers: they fill the page queues of
+// the flat columns (current row group first, then the next one) up to
+// pageReadAhead pages each, and sleep when every queue is full.
+type decodePool struct {
+	queues atomic.Pointer[[]*pageQueue]
+	wake   chan struct{}
+	stop   chan struct{}
+	wg     sync.WaitGroup
+}
+
+func newDecodePool(workers int) *decodePool {
+	p := &decodePool{wake: make(chan struct{}, 1), stop: make(chan struct{})}
+	for range workers {
+		p.wg.Add(1)
+		go p.work()
+	}
+	return p
+}
+
+// setQueues replaces the queues the workers serve, in priority order.
+func (p *decodePool) setQueues(qs []*pageQueue) {
+	p.queues.Store(&qs)
+	p.signal()
+}
+
+// signal wakes a worker: a queue has room.
+func (p *decodePool) signal() {
 	select {
-	case p.free <- c:
+	case p.wake <- struct{}{}:
 	default:
 	}
 }
 
-// close stops the producer and waits for it (it holds the column's page
-// reader).
-func (p *pagePrefetcher) close() {
+func (p *decodePool) work() {
+	defer p.wg.Done()
+	for {
+		if !p.decodeOne() {
+			select {
+			case <-p.wake:
+			case <-p.stop:
+				return
+			}
+			continue
+		}
+		select {
+		case <-p.stop:
+			return
+		default:
+		}
+	}
+}
+
+// decodeOne decodes a page for the first queue (in priority order) with
+// room that nobody is decoding; false when there is none.
+func (p *decodePool) decodeOne() bool {
+	qs := p.queues.Load()
+	if qs == nil {
+		return false
+	}
+	for _, q := range *qs {
+		if !q.wantsWork() || !q.decode.TryLock() {
+			continue
+		}
+		did := q.decodeNext()
+		q.decode.Unlock()
+		if did {
+			// Others may have room too: keep a sleeping worker going.
+			p.signal()
+			return true
+		}
+	}
+	return false
+}
+
+// close stops the workers and waits for them.
+func (p *decodePool) close() {
 	close(p.stop)
-	<-p.done
+	p.wg.Wait()
 }
 
 // decodeFlatPage reads the next page of a flat column into c.

@@ -40,10 +40,11 @@ type ReadOptions struct {
 	WithPosition bool
 	// Allocator for the records; default memory.DefaultAllocator.
 	Allocator memory.Allocator
-	// Concurrency bounds the pages decoded in parallel (pages of the
-	// top-level primitive columns are decoded ahead of the batches that
-	// need them) and the columns assembled in parallel for a batch;
-	// default GOMAXPROCS, 1 decodes one page at a time.
+	// Concurrency is the goroutines decoding pages: Concurrency-1
+	// workers decode the pages of top-level primitive columns ahead of
+	// the batches (current row group first, then the next), beside the
+	// caller's goroutine; default GOMAXPROCS, 1 decodes every page on the
+	// caller's goroutine.
 	Concurrency int
 }
 
@@ -58,8 +59,9 @@ type RecordReader struct {
 	flat    []*flatReader // per root: its streaming reader, or nil
 	chunked []*rleaf      // leaves of the other roots (whole-chunk assembly)
 	mem     memory.Allocator
-	rg      int   // next row group to consider
-	ahead   int   // row group found (and prefetched) ahead, or -1
+	rg      int // next row group to consider
+	ahead   int // row group found (and prefetched) ahead, or -1
+	pool    *decodePool
 	rgRows  int64 // rows in the loaded row group
 	rgFirst int64 // file position of its first row
 	rgNext  int64 // next row within it
@@ -101,10 +103,9 @@ func (r *Reader) NewRecordReader(ctx context.Context, projection *iceberg.Schema
 	}
 	rr := &RecordReader{ctx: ctx, r: r, opts: opts, schema: as, roots: roots, leaves: b.leaves, mem: mem, ahead: -1}
 	rr.flat = make([]*flatReader, len(roots))
-	sem := make(chan struct{}, opts.Concurrency)
 	for i, n := range roots {
 		if n.kind == kindLeaf && !n.missing {
-			rr.flat[i] = &flatReader{node: n, leaf: n.leaf, sem: sem}
+			rr.flat[i] = &flatReader{node: n, leaf: n.leaf}
 		} else {
 			rr.chunked = append(rr.chunked, n.leaves...)
 		}
@@ -205,6 +206,7 @@ func (rr *RecordReader) loadNextRowGroup() error {
 	}
 	rr.ahead = -1
 	if i >= len(groups) {
+		rr.stopWorkers()
 		return io.EOF
 	}
 	g := groups[i]
@@ -240,7 +242,53 @@ func (rr *RecordReader) loadNextRowGroup() error {
 		l.entry, l.value = 0, 0
 	}
 	rr.rgRows, rr.rgFirst, rr.rgNext, rr.loaded = g.NumRows(), first, 0, true
-	return rr.prefetchRowGroup()
+	if err := rr.prefetchRowGroup(); err != nil {
+		return err
+	}
+	rr.serveQueues()
+	return nil
+}
+
+// serveQueues points the decode workers (started on first use) at the
+// flat columns' queues: the current row group's first.
+func (rr *RecordReader) serveQueues() {
+	workers := rr.opts.Concurrency - 1
+	var qs []*pageQueue
+	for _, f := range rr.flat {
+		if f != nil && f.q != nil {
+			qs = append(qs, f.q)
+		}
+	}
+	for _, f := range rr.flat {
+		if f != nil && f.ahead != nil {
+			qs = append(qs, f.ahead)
+		}
+	}
+	if workers <= 0 || len(qs) == 0 {
+		return
+	}
+	if rr.pool == nil {
+		rr.pool = newDecodePool(min(workers, len(qs)))
+		for _, f := range rr.flat {
+			if f != nil {
+				f.pool = rr.pool
+			}
+		}
+	}
+	rr.pool.setQueues(qs)
+}
+
+// stopWorkers ends the decode workers, if any.
+func (rr *RecordReader) stopWorkers() {
+	if rr.pool != nil {
+		rr.pool.close()
+		rr.pool = nil
+		for _, f := range rr.flat {
+			if f != nil {
+				f.pool = nil
+			}
+		}
+	}
 }
 
 // findRowGroup consumes row groups up to the next one that passes the
@@ -318,6 +366,7 @@ func (l *rleaf) finishBatch(end int) {
 // Close releases the reader's buffers; Next then fails with
 // ErrReaderClosed.
 func (rr *RecordReader) Close() error {
+	rr.stopWorkers()
 	for _, f := range rr.flat {
 		if f != nil {
 			f.close()

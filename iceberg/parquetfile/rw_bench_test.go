@@ -178,23 +178,37 @@ func reportRows(b *testing.B, rows int64) {
 	b.ReportMetric(float64(rows)*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
 }
 
+// cpuMeter reports the process CPU time per operation of a benchmark
+// (all goroutines: decoding runs beside the caller).
+type cpuMeter struct{ start int64 }
+
+func startCPU() cpuMeter { return cpuMeter{processCPU()} }
+
+func (m cpuMeter) report(b *testing.B) {
+	b.ReportMetric(float64(processCPU()-m.start)/1e6/float64(b.N), "cpu-ms/op")
+}
+
 // BenchmarkScan reads every column of every row.
 func BenchmarkScan(b *testing.B) {
 	data := benchFile(b, 0)
 	b.Run("icesql", func(b *testing.B) {
+		cpu := startCPU()
 		for b.Loop() {
 			if n := scanIcesql(b, data, benchSchema(), ReadOptions{}); n != benchRows {
 				b.Fatalf("read %d rows", n)
 			}
 		}
+		cpu.report(b)
 		reportRows(b, benchRows)
 	})
 	b.Run("pqarrow", func(b *testing.B) {
+		cpu := startCPU()
 		for b.Loop() {
 			if n := scanPqarrow(b, data, nil, nil); n != benchRows {
 				b.Fatalf("read %d rows", n)
 			}
 		}
+		cpu.report(b)
 		reportRows(b, benchRows)
 	})
 }
@@ -207,19 +221,23 @@ func BenchmarkScanProjected(b *testing.B) {
 		b.Fatal(err)
 	}
 	b.Run("icesql", func(b *testing.B) {
+		cpu := startCPU()
 		for b.Loop() {
 			if n := scanIcesql(b, data, proj, ReadOptions{}); n != benchRows {
 				b.Fatalf("read %d rows", n)
 			}
 		}
+		cpu.report(b)
 		reportRows(b, benchRows)
 	})
 	b.Run("pqarrow", func(b *testing.B) {
+		cpu := startCPU()
 		for b.Loop() {
 			if n := scanPqarrow(b, data, []int{0, 2}, nil); n != benchRows {
 				b.Fatalf("read %d rows", n)
 			}
 		}
+		cpu.report(b)
 		reportRows(b, benchRows)
 	})
 }
@@ -253,19 +271,23 @@ func BenchmarkScanSkipRowGroups(b *testing.B) {
 		b.Fatalf("kept %d of %d row groups", len(keep), r.NumRowGroups())
 	}
 	b.Run("icesql", func(b *testing.B) {
+		cpu := startCPU()
 		for b.Loop() {
 			if n := scanIcesql(b, data, benchSchema(), ReadOptions{RowGroupFilter: filter}); n != kept {
 				b.Fatalf("read %d rows, want %d", n, kept)
 			}
 		}
+		cpu.report(b)
 		reportRows(b, benchRows)
 	})
 	b.Run("pqarrow", func(b *testing.B) {
+		cpu := startCPU()
 		for b.Loop() {
 			if n := scanPqarrow(b, data, nil, keep); n != kept {
 				b.Fatalf("read %d rows, want %d", n, kept)
 			}
 		}
+		cpu.report(b)
 		reportRows(b, benchRows)
 	})
 }
