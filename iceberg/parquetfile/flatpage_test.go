@@ -188,4 +188,30 @@ func TestPrefetchStopsOnClose(t *testing.T) {
 			}
 		})
 	}
+	// A reader that failed holds no goroutine even when never closed.
+	t.Run("failed-unclosed", func(t *testing.T) {
+		base := runtime.NumGoroutine()
+		ctx, cancel := context.WithCancel(context.Background())
+		rr, err := r.NewRecordReader(ctx, s, ReadOptions{BatchSize: 1000, Concurrency: 4})
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := rr.Next()
+		if err != nil {
+			t.Fatal(err)
+		}
+		b.Release()
+		cancel()
+		if _, err := rr.Next(); !errors.Is(err, context.Canceled) {
+			t.Fatalf("Next after cancel: %v", err)
+		}
+		deadline := time.Now().Add(5 * time.Second)
+		for runtime.NumGoroutine() > base && time.Now().Before(deadline) {
+			time.Sleep(time.Millisecond)
+		}
+		if got := runtime.NumGoroutine(); got > base {
+			t.Fatalf("%d goroutines after the failure, %d before", got, base)
+		}
+		rr.Close()
+	})
 }

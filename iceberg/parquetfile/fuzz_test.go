@@ -36,6 +36,7 @@ func FuzzReader(f *testing.F) {
 		if err != nil {
 			return
 		}
+		defer rr.Close()
 		for {
 			rec, err := rr.Next()
 			if err != nil {

@@ -133,7 +133,9 @@ func (rr *RecordReader) Next() (arrow.RecordBatch, error) {
 	}
 	rec, err := rr.next()
 	if err != nil {
+		// The reader is done: no goroutine outlives it, even unclosed.
 		rr.err = err
+		rr.stopWorkers()
 	}
 	return rec, err
 }
