@@ -1,0 +1,274 @@
+package interop
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/iceberg-go/catalog"
+	gotable "github.com/apache/iceberg-go/table"
+)
+
+// procTable is the table the procedure test changes, seen from both
+// engines: icesql through database/sql, iceberg-go through its SQL
+// catalog on the same catalog file.
+type procTable struct {
+	db    *sql.DB
+	goCat catalog.Catalog
+	sc    *arrow.Schema
+}
+
+const procSelect = "SELECT id, category, ts, amount FROM ns.t"
+
+// insertIDs inserts the flatSQLRow rows of ids into target (ns.t or a
+// branch) in one statement, so one commit.
+func (p *procTable) insertIDs(tb testing.TB, target string, ids []int) {
+	tb.Helper()
+	var sb strings.Builder
+	var args []any
+	sb.WriteString("INSERT INTO " + target + " VALUES ")
+	for n, i := range ids {
+		if n > 0 {
+			sb.WriteString(", ")
+		}
+		sb.WriteString("(?, ?, ?, ?)")
+		for _, v := range flatSQLRow(i) {
+			args = append(args, sqlArg(v))
+		}
+	}
+	mustExec(tb, p.db, sb.String(), args...)
+}
+
+// want renders the rows of ids as both engines render them.
+func (p *procTable) want(tb testing.TB, ids []int) []string {
+	tb.Helper()
+	rows := make([][]any, 0, len(ids))
+	for _, i := range ids {
+		rows = append(rows, flatSQLRow(i))
+	}
+	return expectedRows(tb, p.sc, rows)
+}
+
+// callRow runs a CALL and returns its single result row by column name.
+func (p *procTable) callRow(tb testing.TB, query string, args ...any) map[string]any {
+	tb.Helper()
+	rows, err := p.db.Query(query, args...)
+	if err != nil {
+		tb.Fatalf("%s: %v", query, err)
+	}
+	defer rows.Close()
+	cols, err := rows.Columns()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	out := map[string]any{}
+	n := 0
+	for rows.Next() {
+		vals := make([]any, len(cols))
+		ptrs := make([]any, len(cols))
+		for i := range vals {
+			ptrs[i] = &vals[i]
+		}
+		if err := rows.Scan(ptrs...); err != nil {
+			tb.Fatal(err)
+		}
+		for i, c := range cols {
+			out[c] = vals[i]
+		}
+		n++
+	}
+	if err := rows.Err(); err != nil {
+		tb.Fatalf("%s: %v", query, err)
+	}
+	if n != 1 {
+		tb.Fatalf("%s: %d result rows, want 1", query, n)
+	}
+	return out
+}
+
+func (p *procTable) queryInt(tb testing.TB, query string, args ...any) int64 {
+	tb.Helper()
+	var n sql.NullInt64
+	if err := p.db.QueryRow(query, args...).Scan(&n); err != nil {
+		tb.Fatalf("%s: %v", query, err)
+	}
+	return n.Int64
+}
+
+// goTable loads the table afresh through iceberg-go's catalog.
+func (p *procTable) goTable(tb testing.TB) *gotable.Table {
+	tb.Helper()
+	return goLoad(tb, p.goCat, goIdent([]string{"ns"}, "t"))
+}
+
+// goRowsAt scans one snapshot with iceberg-go.
+func goRowsAt(tb testing.TB, t *gotable.Table, snapshotID int64) []string {
+	tb.Helper()
+	tbl, err := t.Scan(gotable.WithSnapshotID(snapshotID)).ToArrowTable(context.Background())
+	if err != nil {
+		tb.Fatalf("iceberg-go scan of snapshot %d: %v", snapshotID, err)
+	}
+	defer tbl.Release()
+	var rows []string
+	forEachRecord(tbl, func(rec arrow.RecordBatch) { rows = append(rows, renderRecord(rec)...) })
+	return sortRows(rows)
+}
+
+// icesqlRefs lists the table's refs as icesql's refs metadata table shows
+// them, one "name type snapshot-id" string each, sorted.
+func (p *procTable) icesqlRefs(tb testing.TB) []string {
+	tb.Helper()
+	rows, err := p.db.Query("SELECT name, type, snapshot_id FROM ns.t.refs")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var name, typ string
+		var id int64
+		if err := rows.Scan(&name, &typ, &id); err != nil {
+			tb.Fatal(err)
+		}
+		out = append(out, fmt.Sprintf("%s %s %d", name, strings.ToLower(typ), id))
+	}
+	if err := rows.Err(); err != nil {
+		tb.Fatal(err)
+	}
+	slices.Sort(out)
+	return out
+}
+
+func goRefs(t *gotable.Table) (out []string, ids map[string]int64) {
+	ids = map[string]int64{}
+	for name, ref := range t.Metadata().Refs() {
+		out = append(out, fmt.Sprintf("%s %s %d", name, ref.SnapshotRefType, ref.SnapshotID))
+		ids[name] = ref.SnapshotID
+	}
+	slices.Sort(out)
+	return out, ids
+}
+
+// check is the assertion run after every step: icesql's SELECT returns
+// the expected rows of main; iceberg-go returns the same rows, at the same
+// current snapshot; both list the same snapshots and refs; and every
+// snapshot and every ref reads the same through icesql's VERSION AS OF as
+// through iceberg-go's scan (refs with an entry in want also match it).
+// It returns iceberg-go's view of the table.
+func (p *procTable) check(tb testing.TB, want map[string][]int) *gotable.Table {
+	tb.Helper()
+	got := sqlRows(tb, p.db, procSelect)
+	if ids, ok := want["main"]; ok {
+		requireSameRows(tb, "expected", p.want(tb, ids), "icesql SELECT", got)
+	}
+	goTbl := p.goTable(tb)
+	requireSameRows(tb, "icesql SELECT", got, "iceberg-go", goRows(tb, goTbl))
+
+	iceCurrent := p.queryInt(tb, "SELECT snapshot_id FROM ns.t.refs WHERE name = 'main'")
+	if cur := goTbl.CurrentSnapshot(); cur == nil || cur.SnapshotID != iceCurrent {
+		tb.Fatalf("iceberg-go's current snapshot is %v, icesql's main is %d", cur, iceCurrent)
+	}
+
+	iceRefs := p.icesqlRefs(tb)
+	goRefList, refIDs := goRefs(goTbl)
+	if !slices.Equal(iceRefs, goRefList) {
+		tb.Fatalf("refs differ:\nicesql    %v\niceberg-go %v", iceRefs, goRefList)
+	}
+	for name, id := range refIDs {
+		iceAt := sqlRows(tb, p.db, fmt.Sprintf("%s VERSION AS OF '%s'", procSelect, name))
+		if ids, ok := want[name]; ok {
+			requireSameRows(tb, "expected "+name, p.want(tb, ids), "icesql "+name, iceAt)
+		}
+		requireSameRows(tb, "icesql "+name, iceAt, "iceberg-go "+name, goRowsAt(tb, goTbl, id))
+	}
+	for name := range want {
+		if _, ok := refIDs[name]; !ok {
+			tb.Fatalf("ref %s is missing (refs %v)", name, goRefList)
+		}
+	}
+
+	var iceSnaps []int64
+	for _, s := range sqlRows(tb, p.db, "SELECT snapshot_id FROM ns.t.snapshots") {
+		var id int64
+		if _, err := fmt.Sscanf(s, "snapshot_id=l%d", &id); err != nil {
+			tb.Fatalf("snapshot row %q: %v", s, err)
+		}
+		iceSnaps = append(iceSnaps, id)
+	}
+	var goSnaps []int64
+	for _, s := range goTbl.Metadata().Snapshots() {
+		goSnaps = append(goSnaps, s.SnapshotID)
+	}
+	slices.Sort(iceSnaps)
+	slices.Sort(goSnaps)
+	if !slices.Equal(iceSnaps, goSnaps) {
+		tb.Fatalf("snapshots differ:\nicesql    %v\niceberg-go %v", iceSnaps, goSnaps)
+	}
+	for _, id := range goSnaps {
+		iceAt := sqlRows(tb, p.db, fmt.Sprintf("%s VERSION AS OF %d", procSelect, id))
+		requireSameRows(tb, fmt.Sprintf("icesql snapshot %d", id), iceAt,
+			fmt.Sprintf("iceberg-go snapshot %d", id), goRowsAt(tb, goTbl, id))
+	}
+	return goTbl
+}
+
+// without returns ids minus those for which drop is true.
+func without(ids []int, drop func(int) bool) []int {
+	var out []int
+	for _, i := range ids {
+		if !drop(i) {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+func idRange(from, to int) []int {
+	out := make([]int, 0, to-from)
+	for i := from; i < to; i++ {
+		out = append(out, i)
+	}
+	return out
+}
+
+func concatIDs(parts ...[]int) []int {
+	var out []int
+	for _, p := range parts {
+		out = append(out, p...)
+	}
+	return out
+}
+
+// strings runs query and returns its first column as strings.
+func (p *procTable) strings(tb testing.TB, query string, args ...any) []string {
+	tb.Helper()
+	rows, err := p.db.Query(query, args...)
+	if err != nil {
+		tb.Fatalf("%s: %v", query, err)
+	}
+	defer rows.Close()
+	cols, err := rows.Columns()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var out []string
+	for rows.Next() {
+		vals := make([]any, len(cols))
+		ptrs := make([]any, len(cols))
+		for i := range vals {
+			ptrs[i] = &vals[i]
+		}
+		if err := rows.Scan(ptrs...); err != nil {
+			tb.Fatal(err)
+		}
+		out = append(out, fmt.Sprint(vals[0]))
+	}
+	if err := rows.Err(); err != nil {
+		tb.Fatalf("%s: %v", query, err)
+	}
+	return out
+}
