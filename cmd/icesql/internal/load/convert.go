@@ -193,7 +193,7 @@ func fromJSON(t iceberg.Type, v any) (any, error) {
 			return fromText(t, x.String())
 		}
 	case []any, map[string]any:
-		return nil, errors.New("nested JSON values are not supported")
+		return fromJSONNested(t, v)
 	}
 	return nil, fmt.Errorf("JSON %s does not convert to %s", jsonKind(v), t)
 }

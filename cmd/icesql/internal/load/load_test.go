@@ -318,13 +318,19 @@ func TestParseType(t *testing.T) {
 		{"bigint", iceberg.LongType{}}, {"decimal(10, 2)", iceberg.DecimalType{Precision: 10, Scale: 2}},
 		{"fixed(4)", iceberg.FixedType{Length: 4}}, {"timestamp", iceberg.TimestampTzType{}},
 		{"timestamp_ntz", iceberg.TimestampType{}}, {"STRING", iceberg.StringType{}},
+		{"array<int>", &iceberg.ListType{Element: iceberg.IntType{}}},
+		{"map<string, decimal(9, 2)>", &iceberg.MapType{Key: iceberg.StringType{}, Value: iceberg.DecimalType{Precision: 9, Scale: 2}}},
+		{"struct<a: int, `b c`: array<struct<x: date>>>", &iceberg.StructType{FieldList: []iceberg.NestedField{
+			{Name: "a", Type: iceberg.IntType{}},
+			{Name: "b c", Type: &iceberg.ListType{Element: &iceberg.StructType{FieldList: []iceberg.NestedField{{Name: "x", Type: iceberg.DateType{}}}}}},
+		}}},
 	} {
 		got, err := ParseType(tt.in)
 		if err != nil || !iceberg.TypesEqual(got, tt.want) {
 			t.Errorf("ParseType(%q) = %v, %v", tt.in, got, err)
 		}
 	}
-	for _, bad := range []string{"array<int>", "decimal(99, 2)", "struct<a: int>", "fixed(0)"} {
+	for _, bad := range []string{"array<int", "decimal(99, 2)", "struct<a int>", "fixed(0)", "map<int>", "array<nope>", "struct<>", "array<int>>", "struct<`a: int>", "array<decimal(1, 2>"} {
 		if _, err := ParseType(bad); !errors.Is(err, ErrUnsupportedType) {
 			t.Errorf("ParseType(%q) = %v, want ErrUnsupportedType", bad, err)
 		}

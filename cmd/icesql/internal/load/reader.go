@@ -177,7 +177,7 @@ type batcher struct {
 }
 
 func (b *batcher) append(col int, v any) error {
-	return arrowschema.AppendValue(b.rb.Field(col), v)
+	return appendAny(b.rb.Field(col), v)
 }
 
 // full reports whether a batch is ready; endRow counts the row.

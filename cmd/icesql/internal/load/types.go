@@ -16,9 +16,18 @@ type Column struct {
 	Type iceberg.Type
 }
 
-// ParseType reads a primitive type name as DESCRIBE prints it (Spark
-// spelling: int, bigint, decimal(10, 2), timestamp_ntz, ...).
+// ParseType reads a type name as DESCRIBE prints it (Spark spelling:
+// int, bigint, decimal(10, 2), timestamp_ntz, array<string>,
+// map<string, int>, struct<a: int, b: string>, ...).
 func ParseType(s string) (iceberg.Type, error) {
+	if strings.ContainsAny(s, "<>") {
+		return parseNestedType(strings.TrimSpace(s))
+	}
+	return parsePrimitive(s)
+}
+
+// parsePrimitive reads a primitive type name.
+func parsePrimitive(s string) (iceberg.Type, error) {
 	t := strings.ToLower(strings.TrimSpace(s))
 	switch t {
 	case "boolean", "bool":
@@ -59,7 +68,7 @@ func ParseType(s string) (iceberg.Type, error) {
 			return iceberg.FixedType{Length: n}, nil
 		}
 	}
-	return nil, fmt.Errorf("%w: %q (\\copy fills primitive columns only)", ErrUnsupportedType, s)
+	return nil, fmt.Errorf("%w: %q", ErrUnsupportedType, s)
 }
 
 // cutCall splits "name(a, b)" into its arguments.

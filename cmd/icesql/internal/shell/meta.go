@@ -23,7 +23,8 @@ const helpText = `Meta-commands:
                      bulk-load a file into a table. Options: FORMAT csv|jsonl|parquet
                      (default from the extension); for CSV: HEADER true|false,
                      DELIMITER ',', QUOTE '"', ESCAPE (default the quote), NULL ''
-                     (an unquoted field equal to it is NULL; "" quoted is a string)
+                     (an unquoted field equal to it is NULL; "" quoted is a string).
+                     JSON lines fill list, map and struct columns from arrays and objects.
 SQL statements end with ';' and may span lines. Ctrl-C cancels a running statement.
 Rows print as they arrive. The aligned format sizes its columns from the first
 1000 rows; a wider value later overflows its column instead of re-aligning.
