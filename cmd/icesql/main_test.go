@@ -53,6 +53,10 @@ func TestBatchModes(t *testing.T) {
 	os.WriteFile(script, []byte("-- setup\nCREATE TABLE f (x INT);\nINSERT INTO f VALUES (1), (2);\n\nSELECT\n  nope FROM f;\nSELECT 99;\n"), 0o644)
 	csvFile := filepath.Join(t.TempDir(), "in.csv")
 	os.WriteFile(csvFile, []byte("id,name\n1,a\n2,\n"), 0o644)
+	nestedFile := filepath.Join(t.TempDir(), "n.jsonl")
+	os.WriteFile(nestedFile, []byte(`{"id":1,"tags":["a","b"],"s":{"x":2}}`+"\n"), 0o644)
+	naCSV := filepath.Join(t.TempDir(), "na.csv")
+	os.WriteFile(naCSV, []byte("id,name\n7,NA\n8,\n"), 0o644)
 	badCSV := filepath.Join(t.TempDir(), "bad.csv")
 	os.WriteFile(badCSV, []byte("id,name\n1,a\nz,b\n"), 0o644)
 
@@ -78,6 +82,8 @@ func TestBatchModes(t *testing.T) {
 		{"copy csv", "", []string{"-c", "CREATE TABLE l (id BIGINT, name STRING); \\copy l FROM '" + csvFile + "'\nSELECT count(*) AS n FROM l", wh}, 0, " n\n---\n 2\n", "", ""},
 		{"copy bad value", "", []string{"-c", "\\copy l FROM '" + badCSV + "'", wh}, 1, "", "line 3, column 1 (id)", ""},
 		{"copy bad value commits nothing", "", []string{"-c", "SELECT count(*) AS n FROM l", wh}, 0, " n\n---\n 2\n", "", ""},
+		{"copy nested jsonl", "", []string{"-format", "csv", "-c", "CREATE TABLE nest (id BIGINT, tags ARRAY<STRING>, s STRUCT<x: INT>); \\copy nest FROM '" + nestedFile + "'\nSELECT tags, s FROM nest", wh}, 0, `"[""a"",""b""]","{""x"":2}"`, "", ""},
+		{"copy NULL option", "", []string{"-format", "csv", "-c", "\\copy l FROM '" + naCSV + "' WITH (NULL 'NA')\nSELECT id, name IS NULL AS null_name FROM l WHERE id > 6 ORDER BY id", wh}, 0, "7,true\n8,false\n", "", ""},
 		{"unknown meta", "", []string{"-c", "\\nope", wh}, 1, "", "unknown meta-command", ""},
 		{"bad format flag", "", []string{"-format", "xml", wh}, 2, "", "unknown output format", ""},
 		{"help", "", []string{"-help"}, 0, "", "Usage: icesql", ""},
