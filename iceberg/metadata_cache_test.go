@@ -47,7 +47,7 @@ func TestSnapshotJSONCacheAcrossVersions(t *testing.T) {
 	}
 	first1 := enc(m1)
 	first2 := enc(m2)
-	if !bytes.Contains(first1, []byte(`"snapshot-id": 1`)) || bytes.Contains(first2, []byte(`"snapshot-id": 1,`)) {
+	if snap1 := []byte(`"sequence-number":1,"snapshot-id":1,`); !bytes.Contains(first1, snap1) || bytes.Contains(first2, snap1) {
 		t.Fatalf("versions encode the wrong snapshots:\n%s\n%s", first1, first2)
 	}
 	var wg sync.WaitGroup

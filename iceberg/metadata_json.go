@@ -508,20 +508,15 @@ func (s *Snapshot) marshal() ([]byte, error) {
 	return w.bytes()
 }
 
-// EncodeMetadata renders metadata as a metadata.json file: indented JSON,
+// EncodeMetadata renders metadata as a metadata.json file: compact JSON,
 // gzip-compressed when gzipped is true (for ".gz.metadata.json" names).
 func EncodeMetadata(m *TableMetadata, gzipped bool) ([]byte, error) {
-	compact, err := m.MarshalJSON() // not json.MarshalIndent: it would re-validate the whole document first
+	// Compact, as PyIceberg and iceberg-go write it: indenting a long
+	// history costs more than the rest of a commit's metadata work.
+	b, err := m.MarshalJSON()
 	if err != nil {
 		return nil, err
 	}
-	var ib bytes.Buffer
-	ib.Grow(len(compact) + len(compact)/4)
-	if err := json.Indent(&ib, compact, "", "  "); err != nil {
-		return nil, err
-	}
-	b := ib.Bytes()
-	b = append(b, '\n')
 	if !gzipped {
 		return b, nil
 	}

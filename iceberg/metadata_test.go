@@ -32,16 +32,28 @@ func mustParseFixture(t testing.TB, name string) *TableMetadata {
 	return m
 }
 
+// encodeIndented is EncodeMetadata's output, indented.
+func encodeIndented(t *testing.T, m *TableMetadata) []byte {
+	t.Helper()
+	out, err := EncodeMetadata(m, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := json.Indent(&b, out, "", "  "); err != nil {
+		t.Fatal(err)
+	}
+	b.WriteByte('\n')
+	return b.Bytes()
+}
+
 // TestMetadataGolden parses Java-style fixtures, writes them back and
 // compares with the golden output; the golden itself must round-trip.
 func TestMetadataGolden(t *testing.T) {
 	for _, name := range []string{"v1-legacy", "v2-java", "v3-rowlineage"} {
 		t.Run(name, func(t *testing.T) {
 			m := mustParseFixture(t, name+".metadata.json")
-			out, err := EncodeMetadata(m, false)
-			if err != nil {
-				t.Fatal(err)
-			}
+			out := encodeIndented(t, m) // goldens are indented to stay readable
 			golden := filepath.Join("testdata", "metadata", name+".golden.json")
 			if *updateGolden {
 				if err := os.WriteFile(golden, out, 0o644); err != nil {
@@ -59,11 +71,7 @@ func TestMetadataGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			out2, err := EncodeMetadata(again, false)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !bytes.Equal(out, out2) {
+			if out2 := encodeIndented(t, again); !bytes.Equal(out, out2) {
 				t.Fatalf("golden does not round-trip:\n%s", out2)
 			}
 		})
