@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 )
 
 // Local is a FileIO on the local file system. Locations are file:// URIs
@@ -146,7 +147,9 @@ func (l *Local) create(location string, sync bool) (OutputFile, error) {
 	if err != nil {
 		return nil, wrapOS("create", location, err)
 	}
-	return &localOutput{f: f, w: bufio.NewWriterSize(f, 256<<10), loc: location, path: p, sync: sync}, nil
+	w := writerPool.Get().(*bufio.Writer)
+	w.Reset(f)
+	return &localOutput{f: f, w: w, loc: location, path: p, sync: sync}, nil
 }
 
 // Remove implements FileIO.
@@ -260,6 +263,7 @@ func (o *localOutput) Close() error {
 	}
 	o.done = true
 	err := o.w.Flush()
+	o.release()
 	if err == nil && o.sync {
 		err = o.f.Sync()
 	}
@@ -279,12 +283,23 @@ func (o *localOutput) Close() error {
 func (o *localOutput) Abort() error {
 	if !o.done {
 		o.done = true
+		o.release()
 		o.f.Close()
 	}
 	if err := os.Remove(o.path); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return wrapOS("abort", o.loc, err)
 	}
 	return nil
+}
+
+// writerPool recycles the write buffers: a commit creates several small
+// files, and a fresh 256 KiB buffer per file was most of its allocation.
+var writerPool = sync.Pool{New: func() any { return bufio.NewWriterSize(nil, 256<<10) }}
+
+func (o *localOutput) release() {
+	o.w.Reset(nil)
+	writerPool.Put(o.w)
+	o.w = nil
 }
 
 func syncDir(dir string) error {
