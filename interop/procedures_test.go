@@ -16,6 +16,21 @@ import (
 // every snapshot with exactly the rows icesql's SELECT and VERSION AS OF
 // return, and sees the same current snapshot, snapshots and refs.
 func TestProceduresIcebergGoReads(t *testing.T) {
+	for _, tc := range []struct {
+		formatVersion, deleteMode string
+	}{
+		{"2", "merge-on-read"},
+		// icesql writes no deletion vectors, and v3 forbids position
+		// delete files: v3 deletes copy on write.
+		{"3", "copy-on-write"},
+	} {
+		t.Run("format-version "+tc.formatVersion, func(t *testing.T) {
+			procedureSequence(t, tc.formatVersion, tc.deleteMode)
+		})
+	}
+}
+
+func procedureSequence(t *testing.T, formatVersion, deleteMode string) {
 	dir := t.TempDir()
 	p := &procTable{db: openSQL(t, dir), sc: arrowOf(t, flatSchema(t))}
 	p.goCat = openGoCatalog(t, filepath.Join(dir, "catalog.db"), dir)
@@ -34,7 +49,7 @@ func TestProceduresIcebergGoReads(t *testing.T) {
 		{"create and insert three times", func(t *testing.T) {
 			mustExec(t, p.db, "CREATE NAMESPACE ns")
 			mustExec(t, p.db, "CREATE TABLE ns.t ("+flatSQLColumns+") PARTITIONED BY (category, bucket(4, id)) "+
-				"TBLPROPERTIES ('write.delete.mode'='merge-on-read')")
+				"TBLPROPERTIES ('write.delete.mode'='"+deleteMode+"', 'format-version'='"+formatVersion+"')")
 			for b := 0; b < 3; b++ {
 				p.insertIDs(t, "ns.t", idRange(b*50, (b+1)*50))
 			}
@@ -43,8 +58,8 @@ func TestProceduresIcebergGoReads(t *testing.T) {
 		{"merge-on-read delete", func(t *testing.T) {
 			mustExec(t, p.db, "DELETE FROM ns.t WHERE id % 7 = 3")
 			want["main"] = without(want["main"], func(i int) bool { return i%7 == 3 })
-			if n := p.queryInt(t, "SELECT count(*) FROM ns.t.delete_files"); n == 0 {
-				t.Fatal("the DELETE wrote no delete files; the test needs them")
+			if n := p.queryInt(t, "SELECT count(*) FROM ns.t.delete_files"); (n > 0) != (deleteMode == "merge-on-read") {
+				t.Fatalf("the %s DELETE wrote %d delete files", deleteMode, n)
 			}
 		}},
 		{"create tag and branch", func(t *testing.T) {
@@ -96,10 +111,15 @@ func TestProceduresIcebergGoReads(t *testing.T) {
 			}
 		}},
 		{"rewrite_manifests", func(t *testing.T) {
+			if formatVersion == "3" {
+				// Known gap, reported: v3 manifests carry first_row_id.
+				t.Skip("icesql's rewrite_manifests refuses format version 3 tables")
+			}
 			p.callRow(t, "CALL system.rewrite_manifests(table => 'ns.t')")
-			beforeInserts = p.queryInt(t, "SELECT snapshot_id FROM ns.t.refs WHERE name = 'main'")
 		}},
 		{"two more inserts", func(t *testing.T) {
+			beforeInserts = p.queryInt(t, "SELECT snapshot_id FROM ns.t.refs WHERE name = 'main'")
+			beforeInsertsMs = p.goTable(t).CurrentSnapshot().TimestampMs
 			time.Sleep(5 * time.Millisecond) // distinct commit milliseconds for rollback_to_timestamp
 			p.insertIDs(t, "ns.t", idRange(300, 310))
 			firstInsert = p.queryInt(t, "SELECT snapshot_id FROM ns.t.refs WHERE name = 'main'")
@@ -147,14 +167,24 @@ func TestProceduresIcebergGoReads(t *testing.T) {
 			time.Sleep(5 * time.Millisecond)
 			p.callRow(t, "CALL system.expire_snapshots(table => 'ns.t', older_than => ?, retain_last => 1)", time.Now().UTC())
 		}},
+		{"iceberg-go appends, then icesql", func(t *testing.T) {
+			// Both writers continue on the other's metadata after all the
+			// procedures: sequence numbers, snapshot ids and refs carry over.
+			var rows [][]any
+			for _, i := range idRange(500, 510) {
+				rows = append(rows, flatSQLRow(i))
+			}
+			rec := buildRecord(t, p.sc, rows)
+			defer rec.Release()
+			goAppend(t, p.goTable(t), rec)
+			p.insertIDs(t, "ns.t", idRange(510, 520))
+			want["main"] = concatIDs(want["main"], idRange(500, 520))
+		}},
 	}
 	for _, s := range steps {
 		if !t.Run(s.name, func(t *testing.T) {
 			s.run(t)
 			goTbl := p.check(t, want)
-			if s.name == "rewrite_manifests" {
-				beforeInsertsMs = goTbl.CurrentSnapshot().TimestampMs
-			}
 			refs, _ := goRefs(goTbl)
 			t.Logf("refs %v, %d snapshots", refs, len(goTbl.Metadata().Snapshots()))
 		}) {
