@@ -58,10 +58,12 @@ func (it *icebergTable) plan(ctx context.Context, req planner.ScanRequest) ([]sc
 		return nil, scan.Stats{}, nil
 	}
 	filter := pushdown.Pruning(it.arrow, req.Filters)
-	tasks, stats, err := scan.Plan(ctx, opener(ctx, it.t.IO()), it.t.Metadata(), it.snap.SnapshotID, filter, scan.Options{})
+	// Bind the filter to the schema the query was bound with: a tag's
+	// snapshot may carry a column whose name was later reused.
+	tasks, stats, err := scan.Plan(ctx, opener(ctx, it.t.IO()), it.t.Metadata(), it.snap.SnapshotID, filter, scan.Options{Schema: it.schema})
 	if err != nil && filter != nil && errors.Is(err, iceberg.ErrInvalidExpression) {
 		// A filter the binder refuses only costs pruning.
-		tasks, stats, err = scan.Plan(ctx, opener(ctx, it.t.IO()), it.t.Metadata(), it.snap.SnapshotID, nil, scan.Options{})
+		tasks, stats, err = scan.Plan(ctx, opener(ctx, it.t.IO()), it.t.Metadata(), it.snap.SnapshotID, nil, scan.Options{Schema: it.schema})
 	}
 	return tasks, stats, err
 }

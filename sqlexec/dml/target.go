@@ -69,9 +69,9 @@ func (tt *targetTable) planTasks(ctx context.Context, filter expr.Expr) ([]scan.
 		return nil, nil
 	}
 	open := func(path string) (io.ReadCloser, error) { return tt.t.IO().Open(ctx, path) }
-	tasks, _, err := scan.Plan(ctx, open, tt.t.Metadata(), tt.snap.SnapshotID, filter, scan.Options{})
+	tasks, _, err := scan.Plan(ctx, open, tt.t.Metadata(), tt.snap.SnapshotID, filter, scan.Options{Schema: tt.schema})
 	if err != nil && filter != nil && errors.Is(err, iceberg.ErrInvalidExpression) {
-		tasks, _, err = scan.Plan(ctx, open, tt.t.Metadata(), tt.snap.SnapshotID, nil, scan.Options{})
+		tasks, _, err = scan.Plan(ctx, open, tt.t.Metadata(), tt.snap.SnapshotID, nil, scan.Options{Schema: tt.schema})
 	}
 	if err != nil {
 		return nil, err
