@@ -191,22 +191,10 @@ func (p *procTable) check(tb testing.TB, want map[string][]int) *gotable.Table {
 		}
 	}
 
-	var iceSnaps []int64
-	for _, s := range sqlRows(tb, p.db, "SELECT snapshot_id FROM ns.t.snapshots") {
-		var id int64
-		if _, err := fmt.Sscanf(s, "snapshot_id=l%d", &id); err != nil {
-			tb.Fatalf("snapshot row %q: %v", s, err)
-		}
-		iceSnaps = append(iceSnaps, id)
-	}
-	var goSnaps []int64
-	for _, s := range goTbl.Metadata().Snapshots() {
-		goSnaps = append(goSnaps, s.SnapshotID)
-	}
-	slices.Sort(iceSnaps)
-	slices.Sort(goSnaps)
-	if !slices.Equal(iceSnaps, goSnaps) {
-		tb.Fatalf("snapshots differ:\nicesql    %v\niceberg-go %v", iceSnaps, goSnaps)
+	iceSnaps := p.icesqlSnapshots(tb)
+	goSnapList, goSnaps := goSnapshots(goTbl)
+	if !slices.Equal(iceSnaps, goSnapList) {
+		tb.Fatalf("snapshots (id parent operation) differ:\nicesql    %v\niceberg-go %v", iceSnaps, goSnapList)
 	}
 	for _, id := range goSnaps {
 		iceAt := sqlRows(tb, p.db, fmt.Sprintf("%s VERSION AS OF %d", procSelect, id))
@@ -271,4 +259,56 @@ func (p *procTable) strings(tb testing.TB, query string, args ...any) []string {
 		tb.Fatalf("%s: %v", query, err)
 	}
 	return out
+}
+
+// icesqlSnapshots lists the snapshots as icesql's snapshots metadata table
+// shows them, one "id parent operation" string each, sorted.
+func (p *procTable) icesqlSnapshots(tb testing.TB) []string {
+	tb.Helper()
+	rows, err := p.db.Query("SELECT snapshot_id, parent_id, operation FROM ns.t.snapshots")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var id int64
+		var parent sql.NullInt64
+		var op sql.NullString
+		if err := rows.Scan(&id, &parent, &op); err != nil {
+			tb.Fatal(err)
+		}
+		out = append(out, snapshotLine(id, parent.Int64, parent.Valid, op.String))
+	}
+	if err := rows.Err(); err != nil {
+		tb.Fatal(err)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// goSnapshots is icesqlSnapshots from iceberg-go's metadata, plus the ids.
+func goSnapshots(t *gotable.Table) (out []string, ids []int64) {
+	for _, s := range t.Metadata().Snapshots() {
+		var parent int64
+		if s.ParentSnapshotID != nil {
+			parent = *s.ParentSnapshotID
+		}
+		var op string
+		if s.Summary != nil {
+			op = string(s.Summary.Operation)
+		}
+		out = append(out, snapshotLine(s.SnapshotID, parent, s.ParentSnapshotID != nil, op))
+		ids = append(ids, s.SnapshotID)
+	}
+	slices.Sort(out)
+	return out, ids
+}
+
+func snapshotLine(id, parent int64, hasParent bool, op string) string {
+	p := "-"
+	if hasParent {
+		p = fmt.Sprint(parent)
+	}
+	return fmt.Sprintf("%d %s %s", id, p, op)
 }
