@@ -81,3 +81,22 @@ func (e *BatchShapeError) Error() string {
 
 // Unwrap makes errors.Is(err, ErrBatchMismatch) hold.
 func (e *BatchShapeError) Unwrap() error { return ErrBatchMismatch }
+
+// ErrWindowFrame marks an unsupported or malformed window frame.
+var ErrWindowFrame = errors.New("exec: unsupported window frame")
+
+// FrameError names a window frame the operator cannot compute.
+type FrameError struct {
+	Frame  string
+	Reason string
+}
+
+func (e *FrameError) Error() string {
+	return fmt.Sprintf("exec: window frame %s: %s", e.Frame, e.Reason)
+}
+
+func (e *FrameError) Unwrap() error { return ErrWindowFrame }
+
+// ErrWindowCall marks a window call the operator was handed malformed
+// (wrong argument count or type); the planner should have rejected it.
+var ErrWindowCall = errors.New("exec: malformed window call")
