@@ -2,11 +2,9 @@ package parquetfile
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"runtime"
-	"sync"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -383,38 +381,22 @@ func (rr *RecordReader) Close() error {
 	return nil
 }
 
-// readFlat fills cols for the streaming roots, concurrently when allowed.
+// readFlat fills cols for the streaming roots on the calling goroutine:
+// the decode workers do the heavy part (decompression) ahead of it, and
+// assembling in place avoids a goroutine handoff per column and batch,
+// which on a busy machine costs more than the copying it would spread.
 func (rr *RecordReader) readFlat(cols []arrow.Array, n int) error {
-	var idx []int
 	for i, f := range rr.flat {
-		if f != nil {
-			idx = append(idx, i)
+		if f == nil {
+			continue
 		}
-	}
-	if rr.opts.Concurrency <= 1 || len(idx) < 2 {
-		for _, i := range idx {
-			a, err := rr.flat[i].read(rr.mem, n)
-			if err != nil {
-				return err
-			}
-			cols[i] = a
+		a, err := f.read(rr.mem, n)
+		if err != nil {
+			return err
 		}
-		return nil
+		cols[i] = a
 	}
-	errs := make([]error, len(cols))
-	sem := make(chan struct{}, rr.opts.Concurrency)
-	var wg sync.WaitGroup
-	for _, i := range idx {
-		wg.Add(1)
-		sem <- struct{}{}
-		go func() {
-			defer wg.Done()
-			cols[i], errs[i] = rr.flat[i].read(rr.mem, n)
-			<-sem
-		}()
-	}
-	wg.Wait()
-	return errors.Join(errs...)
+	return nil
 }
 
 // ReadAll reads every remaining batch into one table-like slice of records.
