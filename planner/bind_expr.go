@@ -145,7 +145,10 @@ func (b *binder) bindExpr(n ast.ExprNode, sc *scope) (Expr, error) {
 	case *ast.AggregateFuncExpr:
 		return nil, invalid("aggregate function %s is not allowed here", strings.ToLower(x.F))
 	case *ast.WindowFuncExpr:
-		return nil, unsupported("window functions")
+		if sc.win == nil {
+			return nil, invalid("window function %s is not allowed here", strings.ToLower(x.Name))
+		}
+		return b.bindWindowCall(x, sc)
 	case *ast.SubqueryExpr:
 		return b.bindScalarSubquery(x, sc)
 	case *ast.ExistsSubqueryExpr:

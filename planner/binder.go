@@ -203,9 +203,15 @@ func (b *binder) bindSelect(s *ast.SelectStmt, outer *scope, sub *subqueryBase) 
 		}
 		post = &scope{cols: nil, outer: outer, sub: sub, agg: ac}
 	}
+	wc, err := newWinCtx(s.WindowSpecs)
+	if err != nil {
+		return nil, err
+	}
+	winPost := *post
+	winPost.win = wc
 	exprs := make([]Expr, len(items))
 	for i, it := range items {
-		if exprs[i], err = b.bindExpr(it.ast, post); err != nil {
+		if exprs[i], err = b.bindExpr(it.ast, &winPost); err != nil {
 			return nil, err
 		}
 	}
@@ -227,7 +233,7 @@ func (b *binder) bindSelect(s *ast.SelectStmt, outer *scope, sub *subqueryBase) 
 			return nil, err
 		}
 		if idx < 0 {
-			e, err := b.bindExpr(o.expr, post)
+			e, err := b.bindExpr(o.expr, &winPost)
 			if err != nil {
 				return nil, err
 			}
@@ -249,6 +255,15 @@ func (b *binder) bindSelect(s *ast.SelectStmt, outer *scope, sub *subqueryBase) 
 		input = &Aggregate{Input: input, Groups: ac.groups, Aggs: ac.aggs, Cols: cols}
 		if having != nil {
 			input = &Filter{Input: input, Pred: having}
+		}
+	}
+	if len(wc.groups) > 0 {
+		input = wc.place(input)
+		for i, e := range exprs {
+			exprs[i] = resolveWinRefs(e)
+		}
+		for i, k := range keys {
+			keys[i].Expr = resolveWinRefs(k.Expr)
 		}
 	}
 	cols := make([]Column, len(exprs))

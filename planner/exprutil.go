@@ -168,6 +168,8 @@ func planExprs(p Plan) []Expr {
 		return out
 	case *Scan:
 		return n.Filters
+	case *Window:
+		return windowExprs(n)
 	case *Values:
 		var out []Expr
 		for _, r := range n.Rows {

@@ -74,6 +74,8 @@ func mapPlanExprs(p Plan, f func(Expr) (Expr, error)) (Plan, error) {
 			}
 		}
 		return &c, nil
+	case *Window:
+		return mapWindowExprs(n, f)
 	case *Join:
 		c := *n
 		if c.LeftKeys, err = mapAll(n.LeftKeys); err != nil {
@@ -110,6 +112,10 @@ func withInputs(p Plan, in []Plan) Plan {
 		c.Input = in[0]
 		return &c
 	case *Limit:
+		c := *n
+		c.Input = in[0]
+		return &c
+	case *Window:
 		c := *n
 		c.Input = in[0]
 		return &c

@@ -107,6 +107,8 @@ func (b *builder) build(p Plan) (exec.RecordIterator, error) {
 			j.Residual = n.Residual
 		}
 		return j, nil
+	case *Window:
+		return b.window(n)
 	case *SetOp:
 		return b.setOp(n)
 	case *Values:

@@ -15,6 +15,8 @@ type scope struct {
 	outer *scope
 	sub   *subqueryBase
 	agg   *aggCtx
+	// win collects window calls; nil where they are not allowed.
+	win *winCtx
 }
 
 func (sc *scope) resolve(qual, name string) (Expr, error) {
