@@ -5,7 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"sync"
+	"iter"
 
 	"github.com/icesql/icesql/iceberg"
 	"github.com/icesql/icesql/iceberg/expr"
@@ -25,6 +25,11 @@ type Options struct {
 	// Schema is the schema the filter's column names refer to. Nil
 	// means ReadSchema's choice.
 	Schema *iceberg.Schema
+	// Cache, when set, keeps decoded manifest lists and manifests for
+	// later plans; share one across the scans of an engine.
+	Cache *ManifestCache
+	// Stats, when set, receives PlanSeq's counts (Plan returns them).
+	Stats *Stats
 }
 
 // ReadSchema is the schema a read of snap binds names with, as in Java:
@@ -62,18 +67,86 @@ func snapshotSchema(meta *iceberg.TableMetadata, snap *iceberg.Snapshot) (*icebe
 // Plan lists the data files of a snapshot that may hold rows matching
 // filter (nil means all rows), each with its applicable deletes and its
 // residual filter, in manifest-list order. Errors are *PlanError naming
-// the file, or a *expr.BindError for a bad filter.
+// the file, or a *expr.BindError for a bad filter. It collects PlanSeq.
 func Plan(ctx context.Context, open Opener, meta *iceberg.TableMetadata, snapshotID int64, filter expr.Expr, opts Options) ([]FileScanTask, Stats, error) {
 	var stats Stats
+	opts.Stats = &stats
+	var tasks []FileScanTask
+	for task, err := range PlanSeq(ctx, open, meta, snapshotID, filter, opts) {
+		if err != nil {
+			return nil, stats, err
+		}
+		tasks = append(tasks, task)
+	}
+	return tasks, stats, nil
+}
+
+// PlanSeq is Plan as a lazy sequence: delete manifests are read first,
+// then data manifests a few ahead of the consumer, so a caller streaming
+// the tasks of a huge table holds only a window of manifests at once.
+// The first error ends the sequence. When opts.Stats is set it receives
+// the counts, complete once the sequence ends.
+func PlanSeq(ctx context.Context, open Opener, meta *iceberg.TableMetadata, snapshotID int64, filter expr.Expr, opts Options) iter.Seq2[FileScanTask, error] {
+	return func(yield func(FileScanTask, error) bool) {
+		stats := opts.Stats
+		if stats == nil {
+			stats = new(Stats)
+		}
+		*stats = Stats{}
+		p, dataManifests, deleteManifests, err := prepare(ctx, open, meta, snapshotID, filter, opts, stats)
+		if err != nil {
+			yield(FileScanTask{}, err)
+			return
+		}
+		var deletes []DeleteFile
+		for r, err := range p.stream(ctx, open, deleteManifests, opts.Workers) {
+			if err != nil {
+				yield(FileScanTask{}, err)
+				return
+			}
+			for _, e := range r.entries {
+				deletes = append(deletes, DeleteFile{File: e.DataFile, DataSequenceNumber: seqOf(e)})
+			}
+		}
+		stats.DeleteFiles = len(deletes)
+		index := newDeleteIndex(deletes, p.specs)
+
+		for r, err := range p.stream(ctx, open, dataManifests, opts.Workers) {
+			if err != nil {
+				yield(FileScanTask{}, err)
+				return
+			}
+			stats.DataFiles += r.live
+			stats.PrunedByPartition += r.prunedByPartition
+			stats.PrunedByMetrics += r.prunedByMetrics
+			for _, e := range r.entries {
+				seq := seqOf(e)
+				f := e.DataFile
+				stats.PlannedFiles++
+				task := FileScanTask{
+					File: f, DataSequenceNumber: seq, Deletes: index.forFile(&f, seq),
+					Residual: r.residual.Residual(f.Partition), Spec: r.spec,
+				}
+				if !yield(task, nil) {
+					return
+				}
+			}
+		}
+	}
+}
+
+// prepare binds the filter, reads the manifest list and prunes its
+// manifests by their summaries.
+func prepare(ctx context.Context, open Opener, meta *iceberg.TableMetadata, snapshotID int64, filter expr.Expr, opts Options, stats *Stats) (p *planner, data, deletes []iceberg.ManifestFile, err error) {
 	if err := ctx.Err(); err != nil {
-		return nil, stats, err
+		return nil, nil, nil, err
 	}
 	snap, ok := meta.SnapshotByID(snapshotID)
 	if !ok {
-		return nil, stats, fmt.Errorf("%w: %d", iceberg.ErrNoSuchSnapshot, snapshotID)
+		return nil, nil, nil, fmt.Errorf("%w: %d", iceberg.ErrNoSuchSnapshot, snapshotID)
 	}
 	if snap.ManifestList == "" {
-		return nil, stats, fmt.Errorf("%w: snapshot %d", ErrNoManifestList, snapshotID)
+		return nil, nil, nil, fmt.Errorf("%w: snapshot %d", ErrNoManifestList, snapshotID)
 	}
 	schema := opts.Schema
 	if schema == nil {
@@ -95,18 +168,18 @@ func Plan(ctx context.Context, open Opener, meta *iceberg.TableMetadata, snapsho
 		}
 	}
 	if err != nil {
-		return nil, stats, err
+		return nil, nil, nil, err
 	}
-	manifests, err := readManifestList(open, snap.ManifestList)
+	manifests, err := opts.Cache.manifestList(snap.ManifestList, func() ([]iceberg.ManifestFile, error) {
+		return readManifestList(open, snap.ManifestList)
+	})
 	if err != nil {
-		return nil, stats, err
+		return nil, nil, nil, err
 	}
-	p := &planner{schema: schema, filter: bound, specs: map[int]*iceberg.PartitionSpec{}, perSpec: map[int]*specEvaluators{}}
+	p = &planner{schema: schema, filter: bound, cache: opts.Cache, specs: map[int]*iceberg.PartitionSpec{}, perSpec: map[int]*specEvaluators{}}
 	for _, s := range meta.Specs() {
 		p.specs[s.ID] = s
 	}
-
-	var dataManifests, deleteManifests []iceberg.ManifestFile
 	for _, mf := range manifests {
 		isData := mf.Content == iceberg.ManifestContentData
 		if isData {
@@ -116,7 +189,7 @@ func Plan(ctx context.Context, open Opener, meta *iceberg.TableMetadata, snapsho
 		}
 		keep, err := p.keepManifest(&mf)
 		if err != nil {
-			return nil, stats, &PlanError{Path: mf.Path, Err: err}
+			return nil, nil, nil, &PlanError{Path: mf.Path, Err: err}
 		}
 		switch {
 		case !keep && isData:
@@ -124,45 +197,12 @@ func Plan(ctx context.Context, open Opener, meta *iceberg.TableMetadata, snapsho
 		case !keep:
 			stats.DeleteManifestsPruned++
 		case isData:
-			dataManifests = append(dataManifests, mf)
+			data = append(data, mf)
 		default:
-			deleteManifests = append(deleteManifests, mf)
+			deletes = append(deletes, mf)
 		}
 	}
-
-	deleteResults, err := p.readAll(ctx, open, deleteManifests, opts.Workers)
-	if err != nil {
-		return nil, stats, err
-	}
-	var deletes []DeleteFile
-	for _, r := range deleteResults {
-		for _, e := range r.entries {
-			deletes = append(deletes, DeleteFile{File: e.DataFile, DataSequenceNumber: seqOf(e)})
-		}
-	}
-	stats.DeleteFiles = len(deletes)
-	index := newDeleteIndex(deletes, p.specs)
-
-	dataResults, err := p.readAll(ctx, open, dataManifests, opts.Workers)
-	if err != nil {
-		return nil, stats, err
-	}
-	var tasks []FileScanTask
-	for _, r := range dataResults {
-		stats.DataFiles += r.live
-		stats.PrunedByPartition += r.prunedByPartition
-		stats.PrunedByMetrics += r.prunedByMetrics
-		for _, e := range r.entries {
-			seq := seqOf(e)
-			f := e.DataFile
-			tasks = append(tasks, FileScanTask{
-				File: f, DataSequenceNumber: seq, Deletes: index.forFile(&f, seq),
-				Residual: r.residual.Residual(f.Partition), Spec: r.spec,
-			})
-		}
-	}
-	stats.PlannedFiles = len(tasks)
-	return tasks, stats, nil
+	return p, data, deletes, nil
 }
 
 func seqOf(e iceberg.ManifestEntry) int64 {
@@ -183,48 +223,4 @@ func readManifestList(open Opener, path string) ([]iceberg.ManifestFile, error) 
 		return nil, &PlanError{Path: path, Err: err}
 	}
 	return list, nil
-}
-
-// readAll reads manifests on a few goroutines, keeping list order.
-func (p *planner) readAll(ctx context.Context, open Opener, mfs []iceberg.ManifestFile, workers int) ([]manifestResult, error) {
-	if workers <= 0 {
-		workers = 4
-	}
-	results := make([]manifestResult, len(mfs))
-	errs := make([]error, len(mfs))
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for range min(workers, len(mfs)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				results[i], errs[i] = p.readManifest(open, &mfs[i])
-			}
-		}()
-	}
-	var ctxErr error
-feed:
-	for i := range mfs {
-		if ctxErr = ctx.Err(); ctxErr != nil {
-			break
-		}
-		select {
-		case next <- i:
-		case <-ctx.Done():
-			ctxErr = ctx.Err()
-			break feed
-		}
-	}
-	close(next)
-	wg.Wait()
-	if ctxErr != nil {
-		return nil, ctxErr
-	}
-	for i, err := range errs {
-		if err != nil {
-			return nil, &PlanError{Path: mfs[i].Path, Err: err}
-		}
-	}
-	return results, nil
 }

@@ -26,12 +26,12 @@ const dayMicros = int64(86_400_000_000)
 // table is a test table on disk: metadata plus manifests written with the
 // manifest package.
 type table struct {
-	t    *testing.T
+	t    testing.TB
 	dir  string
 	meta *iceberg.TableMetadata
 }
 
-func newTable(t *testing.T, spec *iceberg.PartitionSpec) *table {
+func newTable(t testing.TB, spec *iceberg.PartitionSpec) *table {
 	t.Helper()
 	meta, err := iceberg.NewTableMetadata(testSchema, spec, nil, "file:///t", nil)
 	if err != nil {
@@ -98,7 +98,7 @@ func (tb *table) commit(mfs ...iceberg.ManifestFile) int64 {
 	return 1
 }
 
-func ser(t *testing.T, typ iceberg.Type, v any) []byte {
+func ser(t testing.TB, typ iceberg.Type, v any) []byte {
 	b, err := iceberg.SerializeValue(typ, v)
 	if err != nil {
 		t.Fatal(err)
@@ -107,7 +107,7 @@ func ser(t *testing.T, typ iceberg.Type, v any) []byte {
 }
 
 // dataFile has id and event_ts bounds.
-func dataFile(t *testing.T, path string, partition []any, idLo, idHi int64, tsLo, tsHi int64) iceberg.DataFile {
+func dataFile(t testing.TB, path string, partition []any, idLo, idHi int64, tsLo, tsHi int64) iceberg.DataFile {
 	return iceberg.DataFile{
 		Content: iceberg.ContentData, FilePath: path, FileFormat: iceberg.FormatParquet, Partition: partition,
 		RecordCount: 100, FileSizeInBytes: 1000,

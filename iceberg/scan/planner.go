@@ -13,6 +13,7 @@ type planner struct {
 	schema *iceberg.Schema
 	filter expr.BoundExpr
 	specs  map[int]*iceberg.PartitionSpec
+	cache  *ManifestCache // nil: no cache
 
 	mu      sync.Mutex
 	perSpec map[int]*specEvaluators
@@ -22,6 +23,7 @@ type planner struct {
 type specEvaluators struct {
 	spec      *iceberg.PartitionSpec
 	ptype     *iceberg.StructType
+	ptypeKey  string // ptype's fingerprint in cache keys
 	manifest  *expr.ManifestEvaluator
 	partition *expr.PartitionEvaluator
 	residual  *expr.ResidualEvaluator
@@ -50,7 +52,7 @@ func (p *planner) evaluators(specID int) (*specEvaluators, error) {
 		return nil, err
 	}
 	ev := &specEvaluators{
-		spec: spec, ptype: ptype,
+		spec: spec, ptype: ptype, ptypeKey: partitionTypeKey(ptype),
 		manifest:  expr.NewManifestEvaluator(spec, projected),
 		partition: expr.NewPartitionEvaluator(spec, projected),
 		residual:  residual,
@@ -81,36 +83,27 @@ type manifestResult struct {
 	residual          *expr.ResidualEvaluator
 }
 
-// readManifest reads one manifest and keeps its live entries that may
-// match: data files by partition and metrics, delete files by partition.
+// readManifest keeps the live entries of one manifest that may match:
+// data files by partition and metrics, delete files by partition.
 func (p *planner) readManifest(open Opener, mf *iceberg.ManifestFile) (manifestResult, error) {
 	ev, err := p.evaluators(mf.SpecID)
 	if err != nil {
 		return manifestResult{}, err
 	}
 	res := manifestResult{spec: ev.spec, residual: ev.residual}
-	rc, err := open(mf.Path)
+	entries, err := p.cache.manifestEntries(mf, ev.ptypeKey, func() ([]iceberg.ManifestEntry, error) {
+		return liveEntries(open, mf, ev)
+	})
 	if err != nil {
 		return res, err
 	}
-	defer rc.Close()
 	metrics := expr.NewInclusiveMetricsEvaluator(p.filter)
 	isData := mf.Content == iceberg.ManifestContentData
-	for e, err := range manifest.ReadManifest(rc, *mf, manifest.WithPath(mf.Path), manifest.WithPartitionType(ev.ptype)) {
-		if err != nil {
-			return res, err
-		}
-		if e.Status == iceberg.StatusDeleted {
-			continue
-		}
-		if len(e.DataFile.Partition) != len(ev.spec.Fields) {
-			return res, fmt.Errorf("%w: %s has %d partition values for spec %d with %d fields",
-				iceberg.ErrInvalidManifest, e.DataFile.FilePath, len(e.DataFile.Partition), ev.spec.ID, len(ev.spec.Fields))
-		}
-		e.DataFile.SpecID = mf.SpecID
-		if isData {
-			res.live++
-		}
+	if isData {
+		res.live = len(entries)
+	}
+	for i := range entries {
+		e := &entries[i]
 		if !ev.partition.Eval(e.DataFile.Partition) {
 			if isData {
 				res.prunedByPartition++
@@ -127,7 +120,33 @@ func (p *planner) readManifest(open Opener, mf *iceberg.ManifestFile) (manifestR
 				continue
 			}
 		}
-		res.entries = append(res.entries, e)
+		res.entries = append(res.entries, *e)
 	}
 	return res, nil
+}
+
+// liveEntries decodes a manifest's entries that are not DELETED, checking
+// each partition tuple against the spec.
+func liveEntries(open Opener, mf *iceberg.ManifestFile, ev *specEvaluators) ([]iceberg.ManifestEntry, error) {
+	rc, err := open(mf.Path)
+	if err != nil {
+		return nil, err
+	}
+	defer rc.Close()
+	var out []iceberg.ManifestEntry
+	for e, err := range manifest.ReadManifest(rc, *mf, manifest.WithPath(mf.Path), manifest.WithPartitionType(ev.ptype)) {
+		if err != nil {
+			return nil, err
+		}
+		if e.Status == iceberg.StatusDeleted {
+			continue
+		}
+		if len(e.DataFile.Partition) != len(ev.spec.Fields) {
+			return nil, fmt.Errorf("%w: %s has %d partition values for spec %d with %d fields",
+				iceberg.ErrInvalidManifest, e.DataFile.FilePath, len(e.DataFile.Partition), ev.spec.ID, len(ev.spec.Fields))
+		}
+		e.DataFile.SpecID = mf.SpecID
+		out = append(out, e)
+	}
+	return out, nil
 }
