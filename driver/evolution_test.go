@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 	"testing"
@@ -284,11 +285,9 @@ func TestEvolutionNotNull(t *testing.T) {
 	}
 }
 
-// Known bugs outside the evolution-owned packages; each test states the
-// expected behaviour and is skipped until fixed.
-
-func TestEvolutionKnownBugPartitionsAcrossSpecs(t *testing.T) {
-	t.Skip("known bug: sqlexec/metatables_files.go partitionsTable groups by the current spec's partition type only, so files of older specs collapse into one row (want Java's unified partition type over all specs)")
+// The partitions table keeps one row per partition of each spec, as
+// Java does, over a partition struct that unions all specs' fields.
+func TestEvolutionPartitionsAcrossSpecs(t *testing.T) {
 	db := openDB(t, t.TempDir())
 	execAll(t, db,
 		"CREATE TABLE e (id BIGINT, cat STRING) PARTITIONED BY (cat)",
@@ -300,10 +299,24 @@ func TestEvolutionKnownBugPartitionsAcrossSpecs(t *testing.T) {
 	if got != "0|1,0|1,1|1" {
 		t.Fatalf("partitions rows %q, want one per partition of each spec", got)
 	}
+	// The partition struct unions both specs' fields, NULL where a spec
+	// lacks one; the files table shares it.
+	for _, q := range []string{
+		"SELECT spec_id, `partition` FROM e.partitions",
+		"SELECT spec_id, `partition` FROM e.files",
+	} {
+		rows := queryStrings(t, db, q)
+		sort.Strings(rows)
+		got = strings.Join(rows, ",")
+		if want := `0|{"cat":"a","id_bucket_4":null},0|{"cat":"b","id_bucket_4":null},1|{"cat":null,"id_bucket_4":3}`; got != want {
+			t.Fatalf("%s: %q, want %q", q, got, want)
+		}
+	}
 }
 
-func TestEvolutionKnownBugTagAtHeadAfterSchemaChange(t *testing.T) {
-
+// A tag on an old head reads and filters with its own schema after a
+// column is dropped and re-added under the same name.
+func TestEvolutionTagAtHeadAfterSchemaChange(t *testing.T) {
 	db := openDB(t, t.TempDir())
 	execAll(t, db,
 		"CREATE TABLE g (id BIGINT, v STRING)",
@@ -317,16 +330,50 @@ func TestEvolutionKnownBugTagAtHeadAfterSchemaChange(t *testing.T) {
 	}
 }
 
-func TestEvolutionKnownBugIdentifierFields(t *testing.T) {
-	t.Skip("known bug: sqlexec/ddl_alter.go alterTable has no case for parser.IdentifierFieldsAction (SET/DROP IDENTIFIER FIELDS is 'not supported'); iceberg.SchemaUpdate would then refuse DROP NOT NULL on an identifier field")
+// SET/DROP IDENTIFIER FIELDS write a new schema; identifier fields
+// must be required primitive non-floating columns and stay required.
+func TestEvolutionIdentifierFields(t *testing.T) {
 	db := openDB(t, t.TempDir())
 	execAll(t, db,
-		"CREATE TABLE k (id BIGINT NOT NULL, v STRING)",
+		"CREATE TABLE k (id BIGINT NOT NULL, id2 INT NOT NULL, v STRING, d DOUBLE NOT NULL, l ARRAY<INT> NOT NULL)",
 		"ALTER TABLE k SET IDENTIFIER FIELDS id",
 	)
 	if _, err := db.Exec("ALTER TABLE k ALTER COLUMN id DROP NOT NULL"); err == nil {
 		t.Fatal("an identifier field was made optional")
 	}
+	if _, err := db.Exec("ALTER TABLE k DROP COLUMN id"); err == nil {
+		t.Fatal("an identifier field was dropped")
+	}
+	refused := []struct{ name, stmt string }{
+		{"optional column", "ALTER TABLE k SET IDENTIFIER FIELDS v"},
+		{"double column", "ALTER TABLE k SET IDENTIFIER FIELDS d"},
+		{"list column", "ALTER TABLE k SET IDENTIFIER FIELDS l"},
+		{"unknown column", "ALTER TABLE k SET IDENTIFIER FIELDS nope"},
+		{"drop a non-identifier", "ALTER TABLE k DROP IDENTIFIER FIELDS id2"},
+	}
+	for _, tc := range refused {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := db.Exec(tc.stmt)
+			if err == nil {
+				t.Fatalf("%s succeeded", tc.stmt)
+			}
+			if !errors.Is(err, sqlexec.ErrInvalidStatement) && !errors.Is(err, iceberg.ErrNoSuchField) {
+				t.Fatalf("%s: %v, want an invalid-statement or no-such-field error", tc.stmt, err)
+			}
+		})
+	}
+	execAll(t, db,
+		"ALTER TABLE k SET IDENTIFIER FIELDS id, id2",
+		"ALTER TABLE k DROP IDENTIFIER FIELDS id",
+		"ALTER TABLE k ALTER COLUMN id DROP NOT NULL",
+	)
+	if _, err := db.Exec("ALTER TABLE k ALTER COLUMN id2 DROP NOT NULL"); err == nil {
+		t.Fatal("the remaining identifier field id2 was made optional")
+	}
+	execAll(t, db,
+		"ALTER TABLE k DROP IDENTIFIER FIELDS id2",
+		"ALTER TABLE k ALTER COLUMN id2 DROP NOT NULL",
+	)
 }
 
 // A Parquet file written without field ids (pqarrow, as other writers

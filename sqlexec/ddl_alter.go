@@ -48,6 +48,12 @@ func (s *Session) alterTable(ctx context.Context, st *parser.AlterTableStmt) err
 			return err
 		}
 		updates = u
+	case parser.IdentifierFieldsAction:
+		u, err := identifierUpdates(meta, a)
+		if err != nil || u == nil {
+			return err
+		}
+		updates = u
 	case parser.AddPartitionFieldAction:
 		spec, err := evolveSpec(meta, &a.Term, nil)
 		if err != nil {

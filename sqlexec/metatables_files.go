@@ -7,7 +7,6 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 
 	"github.com/icesql/icesql/iceberg"
-	"github.com/icesql/icesql/iceberg/arrowschema"
 	"github.com/icesql/icesql/iceberg/table"
 	"github.com/icesql/icesql/planner"
 )
@@ -117,37 +116,22 @@ func fileFields(partType arrow.DataType) []arrow.Field {
 		field("equality_ids", arrow.ListOf(tInt), true), field("sort_order_id", tInt, true))
 }
 
-// partitionColumn is the current spec's partition struct type and a
-// function giving a file's partition value in it (nil when unpartitioned).
+// partitionColumn is the partition struct type over all specs and a
+// function giving a file's partition value in it (nil when the table was
+// never partitioned).
 func partitionColumn(meta *iceberg.TableMetadata) (arrow.DataType, func(iceberg.DataFile) any, error) {
-	spec := meta.CurrentSpec()
-	if spec.IsUnpartitioned() && len(meta.Specs()) <= 1 {
+	if meta.CurrentSpec().IsUnpartitioned() && len(meta.Specs()) <= 1 {
 		return nil, nil, nil
 	}
-	pt, err := spec.PartitionType(meta.CurrentSchema())
+	u, err := newUnifiedPartition(meta)
 	if err != nil {
 		return nil, nil, err
 	}
-	at, err := arrowschema.TypeToArrow(pt)
+	at, err := u.arrowType()
 	if err != nil {
 		return nil, nil, err
 	}
-	value := func(f iceberg.DataFile) any {
-		fspec, ok := meta.SpecByID(f.SpecID)
-		out := make([]any, len(spec.Fields))
-		if !ok {
-			return out
-		}
-		for i, pf := range spec.Fields {
-			for j, ff := range fspec.Fields {
-				if ff.FieldID == pf.FieldID && j < len(f.Partition) {
-					out[i] = f.Partition[j]
-				}
-			}
-		}
-		return out
-	}
-	return at, value, nil
+	return at, func(f iceberg.DataFile) any { return u.tuple(f) }, nil
 }
 
 func fileRow(f iceberg.DataFile, part func(iceberg.DataFile) any) []any {
@@ -295,8 +279,9 @@ func (s *Session) partitionsTable(ctx context.Context, t *table.Table, snap *ice
 		var pv any
 		key := ""
 		if part != nil {
+			// Java groups by the unified tuple and the file's spec.
 			pv = part(f)
-			key = partitionKey(0, pv.([]any))
+			key = iceberg.PartitionKey(f.SpecID, pv.([]any))
 		}
 		g := groups[key]
 		if g == nil {
