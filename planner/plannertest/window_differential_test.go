@@ -78,7 +78,6 @@ func (g *windowGen) call() string {
 	return fn + " OVER (" + sp + fr + ")"
 }
 
-
 func (g *windowGen) query() string {
 	q := "SELECT id, " + g.call()
 	if g.r.IntN(2) == 0 {
