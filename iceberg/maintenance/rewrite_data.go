@@ -105,9 +105,12 @@ func RewriteDataFiles(ctx context.Context, tbl *table.Table, opts RewriteOptions
 			tbl.IO().Remove(context.WithoutCancel(ctx), f.FilePath)
 		}
 	}
+	// One delete cache per rewrite: groups share the delete files their
+	// tasks apply (parsed equality sets, sortedness of position deletes).
+	deletes := datafile.NewDeleteCache(0)
 	for _, g := range groups {
 		w := newRollingWriter(tbl, g, cfg.TargetFileSizeBytes, sortID)
-		err := rewriteGroup(ctx, w, tbl, g, sorter)
+		err := rewriteGroup(ctx, w, tbl, g, sorter, deletes)
 		var files []iceberg.DataFile
 		if err == nil {
 			files, err = w.close(ctx)
@@ -202,7 +205,9 @@ func resolveRewrite(meta *iceberg.TableMetadata, o RewriteOptions) (RewriteOptio
 func planRewrite(ctx context.Context, tbl *table.Table, snapshotID int64, o RewriteOptions) ([][]scan.FileScanTask, []scan.FileScanTask, error) {
 	open := func(p string) (io.ReadCloser, error) { return tbl.IO().Open(ctx, p) }
 	meta := tbl.Metadata()
-	all, _, err := scan.Plan(ctx, open, meta, snapshotID, nil, scan.Options{})
+	// The filtered plan reads the same manifests again.
+	manifests := scan.NewManifestCache(0)
+	all, _, err := scan.Plan(ctx, open, meta, snapshotID, nil, scan.Options{Cache: manifests})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -212,7 +217,7 @@ func planRewrite(ctx context.Context, tbl *table.Table, snapshotID int64, o Rewr
 			inScope[t.File.FilePath] = true
 		}
 	} else {
-		matching, _, err := scan.Plan(ctx, open, meta, snapshotID, o.Where, scan.Options{CaseSensitive: o.CaseSensitive})
+		matching, _, err := scan.Plan(ctx, open, meta, snapshotID, o.Where, scan.Options{CaseSensitive: o.CaseSensitive, Cache: manifests})
 		if err != nil {
 			return nil, nil, err
 		}
@@ -256,7 +261,7 @@ func planRewrite(ctx context.Context, tbl *table.Table, snapshotID int64, o Rewr
 }
 
 // rewriteGroup reads a group's rows with deletes applied and writes them.
-func rewriteGroup(ctx context.Context, w *rollingWriter, tbl *table.Table, g []scan.FileScanTask, sorter *rowSorter) error {
+func rewriteGroup(ctx context.Context, w *rollingWriter, tbl *table.Table, g []scan.FileScanTask, sorter *rowSorter, deletes *datafile.DeleteCache) error {
 	var held []arrow.RecordBatch
 	defer func() {
 		for _, r := range held {
@@ -264,7 +269,7 @@ func rewriteGroup(ctx context.Context, w *rollingWriter, tbl *table.Table, g []s
 		}
 	}()
 	for _, task := range g {
-		it, err := datafile.ReadTask(ctx, tbl.IO(), tbl.Metadata(), task, nil, datafile.ReadOptions{})
+		it, err := datafile.ReadTask(ctx, tbl.IO(), tbl.Metadata(), task, nil, datafile.ReadOptions{DeleteCache: deletes})
 		if err != nil {
 			return err
 		}
