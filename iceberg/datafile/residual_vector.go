@@ -2,6 +2,7 @@ package datafile
 
 import (
 	"math"
+	"reflect"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -110,16 +111,16 @@ func predicateVector(p *expr.BoundPredicate, c colRef, n int) ([]bool, bool) {
 	return nil, false
 }
 
+// literalInt widens a literal that iceberg.CompareValues orders as an
+// integer (int, long, date, time, timestamp) to int64, so the vectorised
+// comparisons agree with the row evaluator on which literals are integers.
 func literalInt(v any) (int64, bool) {
-	switch x := v.(type) {
-	case int32:
-		return int64(x), true
-	case int64:
-		return x, true
-	case iceberg.Date:
-		return int64(x), true
-	case iceberg.Timestamp:
-		return int64(x), true
+	if _, ok := iceberg.CompareValues(v, int64(0)); !ok {
+		return 0, false
+	}
+	switch rv := reflect.ValueOf(v); rv.Kind() {
+	case reflect.Int32, reflect.Int64:
+		return rv.Int(), true
 	}
 	return 0, false
 }

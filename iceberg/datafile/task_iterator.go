@@ -185,7 +185,7 @@ func (it *taskIterator) filter(ctx context.Context, rec arrow.RecordBatch) (arro
 		return base, nil
 	}
 	defer base.Release()
-	return takeRows(ctx, base, idx)
+	return TakeRows(ctx, base, idx)
 }
 
 // filterRows drops rows matching an equality delete or failing the

@@ -11,9 +11,6 @@ import (
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/compute"
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/icesql/icesql/iceberg"
 	"github.com/icesql/icesql/iceberg/arrowschema"
 	"github.com/icesql/icesql/iceberg/fileio"
@@ -177,7 +174,7 @@ func (w *Writer) split(ctx context.Context, rec arrow.RecordBatch) ([]piece, err
 		perm[next[k]] = int32(i)
 		next[k]++
 	}
-	taken, err := takeRows(ctx, rec, perm)
+	taken, err := TakeRows(ctx, rec, perm)
 	if err != nil {
 		return nil, err
 	}
@@ -187,20 +184,6 @@ func (w *Writer) split(ctx context.Context, rec arrow.RecordBatch) ([]piece, err
 		out = append(out, piece{parts[k], taken.NewSlice(int64(counts[k]), int64(counts[k+1]))})
 	}
 	return out, nil
-}
-
-// takeRows gathers the given rows of rec into a new record.
-func takeRows(ctx context.Context, rec arrow.RecordBatch, idx []int32) (arrow.RecordBatch, error) {
-	b := array.NewInt32Builder(memory.DefaultAllocator)
-	b.AppendValues(idx, nil)
-	ia := b.NewInt32Array()
-	b.Release()
-	defer ia.Release()
-	out, err := compute.Take(ctx, *compute.DefaultTakeOptions(), compute.NewDatum(rec), compute.NewDatum(ia))
-	if err != nil {
-		return nil, fmt.Errorf("datafile: splitting batch by partition: %w", err)
-	}
-	return out.(*compute.RecordDatum).Value, nil
 }
 
 // partition finds or starts the state of a partition tuple.

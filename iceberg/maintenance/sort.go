@@ -7,10 +7,10 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/compute"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/icesql/icesql/iceberg"
 	"github.com/icesql/icesql/iceberg/arrowschema"
+	"github.com/icesql/icesql/iceberg/datafile"
 )
 
 // rowSorter orders the rows of record batches by a sort order whose
@@ -86,16 +86,7 @@ func (s *rowSorter) sort(ctx context.Context, recs []arrow.RecordBatch) (arrow.R
 		}
 		return 0
 	})
-	b := array.NewInt32Builder(memory.DefaultAllocator)
-	b.AppendValues(idx, nil)
-	ia := b.NewInt32Array()
-	b.Release()
-	defer ia.Release()
-	out, err := compute.Take(ctx, *compute.DefaultTakeOptions(), compute.NewDatum(rec), compute.NewDatum(ia))
-	if err != nil {
-		return nil, fmt.Errorf("maintenance: sorting rows: %w", err)
-	}
-	return out.(*compute.RecordDatum).Value, nil
+	return datafile.TakeRows(ctx, rec, idx)
 }
 
 // compareSortValues orders two values of one sort field, honouring its
