@@ -30,14 +30,10 @@ func (c WindowCall) String() string {
 	if c.Func == exec.WinNtile || c.Func == exec.WinLag || c.Func == exec.WinLead {
 		d = fmt.Sprintf("%s(%s; n=%d)", name, exprList(c.Args), c.N)
 	}
-	if usesFrame(c.Func) {
+	if c.Func.UsesFrame() {
 		d += " " + c.Frame.String()
 	}
 	return d
-}
-
-func usesFrame(f exec.WindowFunc) bool {
-	return f == exec.WinAggregate || f == exec.WinFirstValue || f == exec.WinLastValue
 }
 
 // Window computes Calls over one window (Partition, Order). Its output is

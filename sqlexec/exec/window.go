@@ -34,6 +34,12 @@ func (f WindowFunc) String() string {
 	return fmt.Sprintf("window(%d)", int(f))
 }
 
+// UsesFrame reports whether f reads the window frame (ranking and
+// offset functions see the whole partition).
+func (f WindowFunc) UsesFrame() bool {
+	return f == WinAggregate || f == WinFirstValue || f == WinLastValue
+}
+
 // BoundKind is where a frame bound lies relative to the current row.
 type BoundKind int
 
@@ -142,6 +148,9 @@ func (w *Window) Next(ctx context.Context) (arrow.RecordBatch, error) {
 	}
 	w.done = true
 	for _, c := range w.Calls {
+		if !c.Func.UsesFrame() {
+			continue
+		}
 		if err := c.Frame.Validate(); err != nil {
 			return nil, err
 		}

@@ -17,6 +17,8 @@ type frameAcc interface {
 	remove(j int)
 	emit(empty bool)
 	result(ctx context.Context) (arrow.Array, error)
+	// discard frees the partial result when computing fails.
+	discard()
 }
 
 func (w *Window) frameAggregate(ctx context.Context, c WindowCall, args []arrow.Array, wb *winBounds, n int) (arrow.Array, error) {
@@ -37,6 +39,7 @@ func (w *Window) frameAggregate(ctx context.Context, c WindowCall, args []arrow.
 		}
 		for ; curHi < hi; curHi++ {
 			if err := acc.add(curHi); err != nil {
+				acc.discard()
 				return nil, err
 			}
 		}
@@ -91,7 +94,8 @@ type countFrame struct {
 	out *array.Int64Builder
 }
 
-func (f *countFrame) reset() { f.n = 0 }
+func (f *countFrame) discard() { f.out.Release() }
+func (f *countFrame) reset()   { f.n = 0 }
 func (f *countFrame) add(j int) error {
 	if f.arg == nil || f.arg.IsValid(j) {
 		f.n++
@@ -116,7 +120,8 @@ type sumIntFrame struct {
 	out      *array.Int64Builder
 }
 
-func (f *sumIntFrame) reset() { f.sum, f.cnt = 0, 0 }
+func (f *sumIntFrame) discard() { f.out.Release() }
+func (f *sumIntFrame) reset()   { f.sum, f.cnt = 0, 0 }
 func (f *sumIntFrame) add(j int) error {
 	if f.arg.IsNull(j) {
 		return nil
@@ -157,7 +162,8 @@ type sumFloatFrame struct {
 	out  *array.Float64Builder
 }
 
-func (f *sumFloatFrame) reset() { f.sum, f.cnt = 0, 0 }
+func (f *sumFloatFrame) discard() { f.out.Release() }
+func (f *sumFloatFrame) reset()   { f.sum, f.cnt = 0, 0 }
 func (f *sumFloatFrame) add(j int) error {
 	if f.arg.IsValid(j) {
 		f.sum += f.vals[j]
@@ -196,6 +202,7 @@ type nullFrame struct {
 	n  int
 }
 
+func (f *nullFrame) discard()      {}
 func (f *nullFrame) reset()        {}
 func (f *nullFrame) add(int) error { return nil }
 func (f *nullFrame) remove(int)    {}
@@ -216,7 +223,8 @@ type minMaxFrame struct {
 	idx   []int32
 }
 
-func (f *minMaxFrame) reset() { f.deque, f.head = f.deque[:0], 0 }
+func (f *minMaxFrame) discard() {}
+func (f *minMaxFrame) reset()   { f.deque, f.head = f.deque[:0], 0 }
 func (f *minMaxFrame) add(j int) error {
 	if f.arg.IsNull(j) {
 		return nil
