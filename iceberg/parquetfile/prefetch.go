@@ -60,6 +60,7 @@ func (q *pageQueue) wantsWork() bool { return q.nready.Load() < pageReadAhead }
 // q.decode. It returns false when the chunk has nothing left to decode.
 func (q *pageQueue) decodeNext() bool {
 	if q.closed || q.remaining <= 0 {
+		q.markDone()
 		return false
 	}
 	q.mu.Lock()
@@ -111,6 +112,16 @@ func (q *pageQueue) next() decodedPage {
 	}
 }
 
+// markDone tells workers the queue needs no more decoding.
+func (q *pageQueue) markDone() {
+	for {
+		n := q.nready.Load()
+		if n >= queueDone || q.nready.CompareAndSwap(n, n+queueDone) {
+			return
+		}
+	}
+}
+
 func (q *pageQueue) pop() (decodedPage, bool) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
@@ -158,7 +169,7 @@ func (q *pageQueue) close() {
 // the flat columns (current row group first, then the next one) up to
 // pageReadAhead pages each, and sleep when every queue is full.
 type decodePool struct {
-	queues atomic.Pointer[[]*pageQueue]
+	queues atomic.Pointer[queueSet]
 	wake   chan struct{}
 	stop   chan struct{}
 	wg     sync.WaitGroup
@@ -173,9 +184,15 @@ func newDecodePool(workers int) *decodePool {
 	return p
 }
 
-// setQueues replaces the queues the workers serve, in priority order.
-func (p *decodePool) setQueues(qs []*pageQueue) {
-	p.queues.Store(&qs)
+// queueSet is the queues workers serve: the current row group's, then
+// the next one's.
+type queueSet struct {
+	current, next []*pageQueue
+}
+
+// setQueues replaces the queues the workers serve.
+func (p *decodePool) setQueues(current, next []*pageQueue) {
+	p.queues.Store(&queueSet{current: current, next: next})
 	p.signal()
 }
 
@@ -206,26 +223,58 @@ func (p *decodePool) work() {
 	}
 }
 
-// decodeOne decodes a page for the first queue (in priority order) with
-// room that nobody is decoding; false when there is none.
+// decodeOne decodes a page for the neediest queue (fewest pages ready;
+// the current row group's before the next one's) that nobody is
+// decoding; false when every queue is full or finished.
 func (p *decodePool) decodeOne() bool {
-	qs := p.queues.Load()
-	if qs == nil {
+	set := p.queues.Load()
+	if set == nil {
 		return false
 	}
-	for _, q := range *qs {
-		if !q.wantsWork() || !q.decode.TryLock() {
-			continue
-		}
-		did := q.decodeNext()
-		q.decode.Unlock()
-		if did {
-			// Others may have room too: keep a sleeping worker going.
-			p.signal()
-			return true
+	for _, qs := range [][]*pageQueue{set.current, set.next} {
+		for {
+			q := neediest(qs)
+			if q == nil {
+				break
+			}
+			if !q.decode.TryLock() {
+				// Being decoded by the consumer or another worker.
+				if q = firstFree(qs); q == nil {
+					break
+				}
+			}
+			did := q.decodeNext()
+			q.decode.Unlock()
+			if did {
+				// Others may have room too: keep a sleeping worker going.
+				p.signal()
+				return true
+			}
 		}
 	}
 	return false
+}
+
+// neediest is the queue with the fewest pages ready, if any has room.
+func neediest(qs []*pageQueue) *pageQueue {
+	var best *pageQueue
+	least := int32(pageReadAhead)
+	for _, q := range qs {
+		if n := q.nready.Load(); n < least {
+			best, least = q, n
+		}
+	}
+	return best
+}
+
+// firstFree locks and returns a queue with room that nobody is decoding.
+func firstFree(qs []*pageQueue) *pageQueue {
+	for _, q := range qs {
+		if q.wantsWork() && q.decode.TryLock() {
+			return q
+		}
+	}
+	return nil
 }
 
 // close stops the workers and waits for them.

@@ -253,29 +253,27 @@ func (rr *RecordReader) loadNextRowGroup() error {
 // flat columns' queues: the current row group's first.
 func (rr *RecordReader) serveQueues() {
 	workers := rr.opts.Concurrency - 1
-	var qs []*pageQueue
+	var current, next []*pageQueue
 	for _, f := range rr.flat {
 		if f != nil && f.q != nil {
-			qs = append(qs, f.q)
+			current = append(current, f.q)
 		}
-	}
-	for _, f := range rr.flat {
 		if f != nil && f.ahead != nil {
-			qs = append(qs, f.ahead)
+			next = append(next, f.ahead)
 		}
 	}
-	if workers <= 0 || len(qs) == 0 {
+	if workers <= 0 || len(current)+len(next) == 0 {
 		return
 	}
 	if rr.pool == nil {
-		rr.pool = newDecodePool(min(workers, len(qs)))
+		rr.pool = newDecodePool(min(workers, len(current)+len(next)))
 		for _, f := range rr.flat {
 			if f != nil {
 				f.pool = rr.pool
 			}
 		}
 	}
-	rr.pool.setQueues(qs)
+	rr.pool.setQueues(current, next)
 }
 
 // stopWorkers ends the decode workers, if any.
