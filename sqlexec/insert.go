@@ -297,10 +297,10 @@ func (s *Session) insertOverwrite(ctx context.Context, st *parser.InsertOverwrit
 		unpartitioned := meta.CurrentSpec().IsUnpartitioned()
 		written := map[string]bool{}
 		for _, f := range files {
-			written[partitionKey(f.SpecID, f.Partition)] = true
+			written[iceberg.PartitionKey(f.SpecID, f.Partition)] = true
 		}
 		for _, task := range tasks {
-			if unpartitioned || written[partitionKey(task.File.SpecID, task.File.Partition)] {
+			if unpartitioned || written[iceberg.PartitionKey(task.File.SpecID, task.File.Partition)] {
 				u = u.RemoveFile(task.File)
 			}
 		}
@@ -320,10 +320,6 @@ func (s *Session) removeFiles(ctx context.Context, files []iceberg.DataFile) {
 	for _, f := range files {
 		s.engine.env.IO.Remove(ctx, f.FilePath)
 	}
-}
-
-func partitionKey(specID int, values []any) string {
-	return fmt.Sprintf("%d|%#v", specID, values)
 }
 
 // opener opens metadata files for scan planning.
