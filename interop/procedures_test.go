@@ -75,6 +75,19 @@ func procedureSequence(t *testing.T, formatVersion, deleteMode string) {
 			p.insertIDs(t, "ns.t", idRange(150, 170))
 			want["main"] = concatIDs(want["main"], idRange(150, 170))
 		}},
+		{"rewrite_data_files of one partition value", func(t *testing.T) {
+			deletesBefore := p.queryInt(t, "SELECT count(*) FROM ns.t.delete_files")
+			res := p.callRow(t, "CALL system.rewrite_data_files(table => 'ns.t', where => 'category = ''beta''', "+
+				"options => map('rewrite-all', 'true'))")
+			if n, _ := res["rewritten_data_files_count"].(int64); n == 0 {
+				t.Fatalf("nothing rewritten: %v", res)
+			}
+			t.Logf("rewrite of category beta: %v", res)
+			// Delete files of the other partitions stay and still apply.
+			if n := p.queryInt(t, "SELECT count(*) FROM ns.t.delete_files"); deleteMode == "merge-on-read" && (n == 0 || n >= deletesBefore) {
+				t.Fatalf("%d delete files after a rewrite of one category, %d before", n, deletesBefore)
+			}
+		}},
 		{"expire_snapshots", func(t *testing.T) {
 			before := p.queryInt(t, "SELECT count(*) FROM ns.t.snapshots")
 			time.Sleep(5 * time.Millisecond) // every snapshot strictly older than the cut-off
