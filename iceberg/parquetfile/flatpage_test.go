@@ -76,7 +76,7 @@ func TestFlatPagesBoundInPlace(t *testing.T) {
 	defer rec.Release()
 	s := plainNullsSchema()
 	data, _ := writeFile(t, s, WriterOptions{PageSizeBytes: 8 << 10, RowGroupSizeBytes: 1 << 20}, rec)
-	for _, ropts := range []ReadOptions{{}, {BatchSize: 777, Concurrency: 1}, {BatchSize: 1 << 16}} {
+	for _, ropts := range []ReadOptions{{}, {BatchSize: 777, Concurrency: 1}, {BatchSize: 1 << 16}, {BatchSize: 3000, Concurrency: 8}} {
 		t.Run(fmt.Sprintf("batch%d-conc%d", ropts.BatchSize, ropts.Concurrency), func(t *testing.T) {
 			ours := readAll(t, data, s, ropts)
 			defer ours.Release()
