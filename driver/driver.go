@@ -3,6 +3,13 @@
 //
 //	import _ "github.com/icesql/icesql/driver"
 //	db, err := sql.Open("iceberg", "./lake")
+//
+// Result values are bool, int32, int64, float32, float64, string, []byte
+// and time.Time (UTC); decimals, times and nested values come as text.
+// UUID columns (DatabaseTypeName "UUID", scan type string) come as
+// canonical lower-case text such as "123e4567-e89b-12d3-a456-426614174000";
+// parameters for them take the same text. Iceberg's fixed[16] shares the
+// uuid's in-memory form, so its results are typed and printed as UUID too.
 package driver
 
 import (
