@@ -2,6 +2,11 @@
 // manifests, prunes manifests by partition summaries and data files by
 // partition values and column metrics, and attaches to each data file the
 // delete files that apply to it.
+//
+// Manifest lists and manifests never change once written, so a
+// long-lived caller (an engine) makes one ManifestCache and passes it in
+// every plan's Options.Cache; repeated plans of a snapshot then decode
+// nothing. PlanSeq streams the tasks of tables too large to list at once.
 package scan
 
 import (
