@@ -106,6 +106,27 @@ func prune(p Plan, needed []int) (Plan, []int) {
 		agg := np.(*Aggregate)
 		agg.Input = in
 		return agg, identity()
+	case *Window:
+		// Keep every call; read only the input columns above or the window needs.
+		nIn := len(x.Input.Columns())
+		used := map[int]bool{}
+		for _, i := range needed {
+			if i < nIn {
+				used[i] = true
+			}
+		}
+		for _, e := range windowExprs(x) {
+			columnsUsed(e, used)
+		}
+		in, m := prune(x.Input, sortedKeys(used))
+		np, _ := mapWindowExprs(x, func(e Expr) (Expr, error) { return remapColumns(e, toMap(m)), nil })
+		w := np.(*Window)
+		w.Input = in
+		mapping := append([]int{}, m...)
+		for j := range x.Calls {
+			mapping = append(mapping, len(in.Columns())+j)
+		}
+		return w, mapping
 	case *Join:
 		nLeft := len(x.Left.Columns())
 		lu, ru := map[int]bool{}, map[int]bool{}
