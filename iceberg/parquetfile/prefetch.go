@@ -53,9 +53,6 @@ func newPageQueue(cc parquet.ColumnChunk, leaf *rleaf, node *rnode, entries int6
 		pages: cc.Pages(), remaining: entries}
 }
 
-// wantsWork reports whether a worker should decode a page of q.
-func (q *pageQueue) wantsWork() bool { return q.nready.Load() < pageReadAhead }
-
 // decodeNext decodes one page onto the ready list; the caller holds
 // q.decode. It returns false when the chunk has nothing left to decode.
 func (q *pageQueue) decodeNext() bool {
@@ -231,15 +228,23 @@ func (p *decodePool) decodeOne() bool {
 	if set == nil {
 		return false
 	}
-	for _, qs := range [][]*pageQueue{set.current, set.next} {
+	for i, qs := range [][]*pageQueue{set.current, set.next} {
+		// An empty queue of the current row group is left to the
+		// consumer, who needs its next page now: a worker holding that
+		// page's decode would make the consumer wait on a thread that a
+		// busy machine may have descheduled.
+		least := int32(1)
+		if i == 1 {
+			least = 0
+		}
 		for {
-			q := neediest(qs)
+			q := neediest(qs, least)
 			if q == nil {
 				break
 			}
 			if !q.decode.TryLock() {
 				// Being decoded by the consumer or another worker.
-				if q = firstFree(qs); q == nil {
+				if q = firstFree(qs, least); q == nil {
 					break
 				}
 			}
@@ -255,22 +260,24 @@ func (p *decodePool) decodeOne() bool {
 	return false
 }
 
-// neediest is the queue with the fewest pages ready, if any has room.
-func neediest(qs []*pageQueue) *pageQueue {
+// neediest is the queue with the fewest pages ready, at least least, if
+// any has room.
+func neediest(qs []*pageQueue, least int32) *pageQueue {
 	var best *pageQueue
-	least := int32(pageReadAhead)
+	fewest := int32(pageReadAhead)
 	for _, q := range qs {
-		if n := q.nready.Load(); n < least {
-			best, least = q, n
+		if n := q.nready.Load(); n >= least && n < fewest {
+			best, fewest = q, n
 		}
 	}
 	return best
 }
 
-// firstFree locks and returns a queue with room that nobody is decoding.
-func firstFree(qs []*pageQueue) *pageQueue {
+// firstFree locks and returns a queue with at least least pages ready
+// and room for more that nobody is decoding.
+func firstFree(qs []*pageQueue, least int32) *pageQueue {
 	for _, q := range qs {
-		if q.wantsWork() && q.decode.TryLock() {
+		if n := q.nready.Load(); n >= least && n < pageReadAhead && q.decode.TryLock() {
 			return q
 		}
 	}
