@@ -20,6 +20,7 @@ type flatReader struct {
 	node  *rnode
 	leaf  *rleaf
 	pool  *decodePool // told when a queue has room; nil without workers
+	limit int32       // pages decoded ahead of the current one
 	q     *pageQueue  // the chunk being read
 	ahead *pageQueue  // the chunk of the next row group to be read
 	cur   *chunkData  // the page in leaf.chunk, recycled when consumed
@@ -35,11 +36,12 @@ func (f *flatReader) open(cc parquet.ColumnChunk, rows int64) error {
 	f.close()
 	if ahead != nil {
 		f.q = ahead
+		f.q.limit.Store(f.limit)
 	} else {
 		if err := checkFixedLength(cc); err != nil {
 			return err
 		}
-		f.q = newPageQueue(cc, f.leaf, f.node, rows)
+		f.q = newPageQueue(cc, f.leaf, f.node, rows, f.limit)
 	}
 	f.leaf.chunk.n, f.pos, f.vpos = 0, 0, 0
 	f.leaf.chunk.maxDef = byte(f.leaf.col.MaxDefinitionLevel())
@@ -52,7 +54,8 @@ func (f *flatReader) prefetchNext(cc parquet.ColumnChunk, rows int64) error {
 	if err := checkFixedLength(cc); err != nil {
 		return err
 	}
-	f.ahead = newPageQueue(cc, f.leaf, f.node, rows)
+	// One page each: enough to start the row group without a stall.
+	f.ahead = newPageQueue(cc, f.leaf, f.node, rows, 1)
 	return nil
 }
 

@@ -14,6 +14,16 @@ import (
 // without holding more than a few pages per column.
 const pageReadAhead = 4
 
+// readAheadPages bounds the decoded pages held ahead across all columns of
+// a reader, so a wide projection holds about as much as a narrow one; each
+// column still gets at least one.
+const readAheadPages = 16
+
+// queueLimit is the pages each of columns queues may hold ahead.
+func queueLimit(columns int) int32 {
+	return int32(max(1, min(pageReadAhead, readAheadPages/max(columns, 1))))
+}
+
 // pageQueue holds the decoded pages of one flat column chunk. Pages are
 // decoded ahead by the reader's decode workers; when the consumer finds
 // the queue empty it decodes the next page itself rather than wait for a
@@ -34,6 +44,7 @@ type pageQueue struct {
 	ready  []decodedPage
 	free   []*chunkData
 	nready atomic.Int32 // len(ready) plus a finished marker, for workers
+	limit  atomic.Int32 // pages workers may decode ahead
 }
 
 // decodedPage is one decoded page, or the error that ended the chunk.
@@ -48,9 +59,12 @@ const queueDone = 1 << 20
 
 // newPageQueue starts the chunk cc holding entries entries (the row
 // group's rows: a flat column has one entry per row).
-func newPageQueue(cc parquet.ColumnChunk, leaf *rleaf, node *rnode, entries int64) *pageQueue {
-	return &pageQueue{leaf: leaf, node: node, maxDef: byte(leaf.col.MaxDefinitionLevel()),
+// Workers fill it up to limit pages.
+func newPageQueue(cc parquet.ColumnChunk, leaf *rleaf, node *rnode, entries int64, limit int32) *pageQueue {
+	q := &pageQueue{leaf: leaf, node: node, maxDef: byte(leaf.col.MaxDefinitionLevel()),
 		pages: cc.Pages(), remaining: entries}
+	q.limit.Store(limit)
+	return q
 }
 
 // decodeNext decodes one page onto the ready list; the caller holds
@@ -164,7 +178,7 @@ func (q *pageQueue) close() {
 
 // decodePool is a reader's decode workers: they fill the page queues of
 // the flat columns (current row group first, then the next one) up to
-// pageReadAhead pages each, and sleep when every queue is full.
+// their limit, and sleep when every queue is full.
 type decodePool struct {
 	queues atomic.Pointer[queueSet]
 	wake   chan struct{}
@@ -266,7 +280,7 @@ func neediest(qs []*pageQueue, least int32) *pageQueue {
 	var best *pageQueue
 	fewest := int32(pageReadAhead)
 	for _, q := range qs {
-		if n := q.nready.Load(); n >= least && n < fewest {
+		if n := q.nready.Load(); n >= least && n < fewest && n < q.limit.Load() {
 			best, fewest = q, n
 		}
 	}
@@ -277,7 +291,7 @@ func neediest(qs []*pageQueue, least int32) *pageQueue {
 // and room for more that nobody is decoding.
 func firstFree(qs []*pageQueue, least int32) *pageQueue {
 	for _, q := range qs {
-		if n := q.nready.Load(); n >= least && n < pageReadAhead && q.decode.TryLock() {
+		if n := q.nready.Load(); n >= least && n < q.limit.Load() && q.decode.TryLock() {
 			return q
 		}
 	}

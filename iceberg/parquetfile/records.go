@@ -101,11 +101,18 @@ func (r *Reader) NewRecordReader(ctx context.Context, projection *iceberg.Schema
 	}
 	rr := &RecordReader{ctx: ctx, r: r, opts: opts, schema: as, roots: roots, leaves: b.leaves, mem: mem, ahead: -1}
 	rr.flat = make([]*flatReader, len(roots))
+	flat := 0
 	for i, n := range roots {
 		if n.kind == kindLeaf && !n.missing {
 			rr.flat[i] = &flatReader{node: n, leaf: n.leaf}
+			flat++
 		} else {
 			rr.chunked = append(rr.chunked, n.leaves...)
+		}
+	}
+	for _, f := range rr.flat {
+		if f != nil {
+			f.limit = queueLimit(flat)
 		}
 	}
 	return rr, nil
