@@ -16,6 +16,7 @@ func (s *Session) dmlRunner() *dml.Runner {
 		Load:      s.loadTable,
 		Txn:       s.Txn(),
 		Isolation: s.TxIsolation(),
+		Manifests: s.engine.manifests,
 		Catalog:   &resolver{s: s, cache: map[string]planner.Table{}},
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/icesql/icesql/iceberg/scan"
 	"os"
 	"path/filepath"
 	"sync"
@@ -51,6 +52,9 @@ type Engine struct {
 	warehouseURI string
 	// tables caches parsed table versions by metadata location.
 	tables *tableCache
+	// manifests caches decoded manifest lists and manifests (immutable
+	// files) for every scan of this warehouse.
+	manifests *scan.ManifestCache
 
 	nsMu   sync.Mutex
 	nsDone bool
@@ -87,7 +91,8 @@ func Open(ctx context.Context, cfg Config) (*Engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	e := &Engine{cfg: cfg, catalog: cat, warehouseURI: uri, tables: newTableCache(tableCacheSize)}
+	e := &Engine{cfg: cfg, catalog: cat, warehouseURI: uri, tables: newTableCache(tableCacheSize),
+		manifests: scan.NewManifestCache(0)}
 	e.env = &table.Env{Catalog: cat.TableCatalog(), IO: &fileio.Local{}, Reporter: cfg.Reporter}
 	return e, nil
 }

@@ -29,6 +29,8 @@ type icebergTable struct {
 	snap   *iceberg.Snapshot // nil: the table has no data
 	schema *iceberg.Schema
 	arrow  *arrow.Schema
+	// manifests is the engine's manifest cache (nil: none).
+	manifests *scan.ManifestCache
 
 	mu    sync.Mutex
 	stats scan.Stats // of the last plan, for EXPLAIN
@@ -60,10 +62,10 @@ func (it *icebergTable) plan(ctx context.Context, req planner.ScanRequest) ([]sc
 	filter := pushdown.Pruning(it.arrow, req.Filters)
 	// Bind the filter to the schema the query was bound with: a tag's
 	// snapshot may carry a column whose name was later reused.
-	tasks, stats, err := scan.Plan(ctx, opener(ctx, it.t.IO()), it.t.Metadata(), it.snap.SnapshotID, filter, scan.Options{Schema: it.schema})
+	tasks, stats, err := scan.Plan(ctx, opener(ctx, it.t.IO()), it.t.Metadata(), it.snap.SnapshotID, filter, scan.Options{Schema: it.schema, Cache: it.manifests})
 	if err != nil && filter != nil && errors.Is(err, iceberg.ErrInvalidExpression) {
 		// A filter the binder refuses only costs pruning.
-		tasks, stats, err = scan.Plan(ctx, opener(ctx, it.t.IO()), it.t.Metadata(), it.snap.SnapshotID, nil, scan.Options{Schema: it.schema})
+		tasks, stats, err = scan.Plan(ctx, opener(ctx, it.t.IO()), it.t.Metadata(), it.snap.SnapshotID, nil, scan.Options{Schema: it.schema, Cache: it.manifests})
 	}
 	return tasks, stats, err
 }

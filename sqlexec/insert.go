@@ -289,7 +289,7 @@ func (s *Session) insertOverwrite(ctx context.Context, st *parser.InsertOverwrit
 	if snap := meta.CurrentSnapshot(); snap != nil {
 		id := snap.SnapshotID
 		readSnap = &id
-		tasks, _, err := scan.Plan(ctx, opener(ctx, s.engine.env.IO), meta, id, nil, scan.Options{})
+		tasks, _, err := scan.Plan(ctx, opener(ctx, s.engine.env.IO), meta, id, nil, scan.Options{Cache: s.engine.manifests})
 		if err != nil {
 			s.removeFiles(context.WithoutCancel(ctx), files)
 			return Result{}, err

@@ -127,7 +127,12 @@ func (s *Session) openTable(ctx context.Context, tr *parser.TableRef) (planner.T
 			schema = sch
 		}
 	}
-	return newIcebergTable(t, snap, schema)
+	it, err := newIcebergTable(t, snap, schema)
+	if err != nil {
+		return nil, err
+	}
+	it.manifests = s.engine.manifests
+	return it, nil
 }
 
 // pickSnapshot is the snapshot a reference reads: the current one, a

@@ -30,6 +30,7 @@ func (r *Runner) Delete(ctx context.Context, w *parser.TiDBStmt, del *ast.Delete
 	if err != nil {
 		return 0, err
 	}
+	tt.manifests = r.Manifests
 	if tt.snap == nil {
 		return 0, nil
 	}
@@ -110,6 +111,7 @@ func (r *Runner) Update(ctx context.Context, w *parser.TiDBStmt, upd *ast.Update
 	if err != nil {
 		return 0, err
 	}
+	tt.manifests = r.Manifests
 	q, err := r.updateQuery(ctx, tt, upd, tn, w.Refs)
 	if err != nil {
 		return 0, err
@@ -135,6 +137,7 @@ func (r *Runner) Merge(ctx context.Context, st *parser.MergeStmt) (int64, error)
 	if err != nil {
 		return 0, err
 	}
+	tt.manifests = r.Manifests
 	q, err := r.mergeQuery(ctx, tt, st, ms)
 	if err != nil {
 		return 0, err

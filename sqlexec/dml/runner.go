@@ -3,6 +3,7 @@ package dml
 import (
 	"context"
 	"fmt"
+	"github.com/icesql/icesql/iceberg/scan"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
 
@@ -30,6 +31,8 @@ type Runner struct {
 	// Isolation, when set, overrides the table's isolation level property
 	// (a transaction's level).
 	Isolation string
+	// Manifests caches decoded manifests across statements (nil: none).
+	Manifests *scan.ManifestCache
 }
 
 // Kind is the statement kind, which picks the table properties for write

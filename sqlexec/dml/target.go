@@ -38,6 +38,8 @@ type targetTable struct {
 	cols   *arrow.Schema // table columns only
 	full   *arrow.Schema // table columns, FileColumn, PosColumn
 
+	manifests *scan.ManifestCache
+
 	mu    sync.Mutex
 	tasks map[string]scan.FileScanTask // every task planned, by data file
 }
@@ -69,9 +71,9 @@ func (tt *targetTable) planTasks(ctx context.Context, filter expr.Expr) ([]scan.
 		return nil, nil
 	}
 	open := func(path string) (io.ReadCloser, error) { return tt.t.IO().Open(ctx, path) }
-	tasks, _, err := scan.Plan(ctx, open, tt.t.Metadata(), tt.snap.SnapshotID, filter, scan.Options{Schema: tt.schema})
+	tasks, _, err := scan.Plan(ctx, open, tt.t.Metadata(), tt.snap.SnapshotID, filter, scan.Options{Schema: tt.schema, Cache: tt.manifests})
 	if err != nil && filter != nil && errors.Is(err, iceberg.ErrInvalidExpression) {
-		tasks, _, err = scan.Plan(ctx, open, tt.t.Metadata(), tt.snap.SnapshotID, nil, scan.Options{Schema: tt.schema})
+		tasks, _, err = scan.Plan(ctx, open, tt.t.Metadata(), tt.snap.SnapshotID, nil, scan.Options{Schema: tt.schema, Cache: tt.manifests})
 	}
 	if err != nil {
 		return nil, err
