@@ -100,3 +100,21 @@ func (e *FrameError) Unwrap() error { return ErrWindowFrame }
 // ErrWindowCall marks a window call the operator was handed malformed
 // (wrong argument count or type); the planner should have rejected it.
 var ErrWindowCall = errors.New("exec: malformed window call")
+
+// ErrSpill marks a failure writing or reading an operator's spill file.
+var ErrSpill = errors.New("exec: spill file")
+
+// SpillError names the spill file and the operation that failed; it
+// wraps ErrSpill and the underlying error.
+type SpillError struct {
+	Op   string
+	Path string
+	Err  error
+}
+
+func (e *SpillError) Error() string {
+	return fmt.Sprintf("exec: spill file %s: %s: %v", e.Path, e.Op, e.Err)
+}
+
+// Unwrap makes errors.Is hold for ErrSpill and the cause.
+func (e *SpillError) Unwrap() []error { return []error{ErrSpill, e.Err} }

@@ -27,6 +27,23 @@ type EvalContext struct {
 	Now time.Time
 	// Workers bounds parallel operators (0: GOMAXPROCS; 1: serial).
 	Workers int
+	// MemoryLimit bounds, in bytes, what a spilling operator (Sort) holds
+	// before it writes sorted runs to disk (0: DefaultMemoryLimit).
+	MemoryLimit int64
+	// SpillDir is where spill files go ("": os.TempDir()).
+	SpillDir string
+}
+
+// DefaultMemoryLimit is the per-operator memory budget when
+// EvalContext.MemoryLimit is 0.
+const DefaultMemoryLimit int64 = 512 << 20
+
+// memoryLimit is the effective per-operator budget.
+func (ec *EvalContext) memoryLimit() int64 {
+	if ec == nil || ec.MemoryLimit <= 0 {
+		return DefaultMemoryLimit
+	}
+	return ec.MemoryLimit
 }
 
 // Expr is an expression evaluable over a batch. The result has batch.NumRows()

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
 )
 
 // WindowFunc is a window function kind.
@@ -160,7 +161,7 @@ func (w *Window) Next(ctx context.Context) (arrow.RecordBatch, error) {
 		keys = append(keys, SortKey{Expr: p, NullsFirst: true})
 	}
 	keys = append(keys, w.Order...)
-	sorted, err := (&Sort{Input: w.Input, Keys: keys, EC: w.EC}).Next(ctx)
+	sorted, err := sortedWhole(ctx, &Sort{Input: w.Input, Keys: keys, EC: w.EC})
 	if err != nil || sorted == nil {
 		return nil, err
 	}
@@ -320,4 +321,37 @@ func takeOrNull(ctx context.Context, ec *EvalContext, src arrow.Array, idx []int
 	a := b.Column(0)
 	a.Retain()
 	return a, nil
+}
+
+// sortedWhole drains s into one batch: the window computation needs
+// every partition's rows together, while Sort streams in batches once
+// it has spilled.
+func sortedWhole(ctx context.Context, s *Sort) (arrow.RecordBatch, error) {
+	defer s.release()
+	var bs []arrow.RecordBatch
+	defer func() { ReleaseAll(bs) }()
+	for {
+		b, err := s.Next(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if b == nil {
+			break
+		}
+		bs = append(bs, b)
+	}
+	switch len(bs) {
+	case 0:
+		return nil, nil
+	case 1:
+		b := bs[0]
+		bs = nil
+		return b, nil
+	}
+	cols, n, err := concatBatches(s.EC, s.Schema(), bs)
+	if err != nil {
+		return nil, err
+	}
+	defer ReleaseArrays(cols)
+	return array.NewRecordBatch(s.Schema(), cols, int64(n)), nil
 }

@@ -1,0 +1,276 @@
+package exec
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+)
+
+// typedCol reads column i of any type.
+type typedCol struct {
+	i  int
+	dt arrow.DataType
+}
+
+func (c typedCol) DataType() arrow.DataType { return c.dt }
+func (c typedCol) Eval(_ *EvalContext, b arrow.RecordBatch) (arrow.Array, error) {
+	a := b.Column(c.i)
+	a.Retain()
+	return a, nil
+}
+
+var mixedSchema = arrow.NewSchema([]arrow.Field{
+	{Name: "k", Type: arrow.PrimitiveTypes.Int64, Nullable: true},
+	{Name: "s", Type: arrow.BinaryTypes.String, Nullable: true},
+	{Name: "seq", Type: arrow.PrimitiveTypes.Int64},
+}, nil)
+
+// mixedSource streams n rows of few distinct keys (many ties), NULLs in
+// both key columns, and a row number that exposes any instability.
+func mixedSource(mem memory.Allocator, n, size int, seed uint64) RecordIterator {
+	rng := rand.New(rand.NewPCG(seed, 7))
+	done := 0
+	return &funcSource{schema: mixedSchema, next: func() arrow.RecordBatch {
+		if done >= n {
+			return nil
+		}
+		kb := array.NewInt64Builder(mem)
+		sb := array.NewStringBuilder(mem)
+		qb := array.NewInt64Builder(mem)
+		defer kb.Release()
+		defer sb.Release()
+		defer qb.Release()
+		for i := 0; i < size && done < n; i++ {
+			if rng.IntN(10) == 0 {
+				kb.AppendNull()
+			} else {
+				kb.Append(int64(rng.IntN(20)))
+			}
+			if rng.IntN(7) == 0 {
+				sb.AppendNull()
+			} else {
+				sb.Append(fmt.Sprintf("v%d", rng.IntN(5)))
+			}
+			qb.Append(int64(done))
+			done++
+		}
+		cols := []arrow.Array{kb.NewArray(), sb.NewArray(), qb.NewArray()}
+		defer ReleaseArrays(cols)
+		return array.NewRecordBatch(mixedSchema, cols, int64(cols[0].Len()))
+	}}
+}
+
+var spillKeys = map[string][]SortKey{
+	"k asc nulls first": {{Expr: typedCol{0, arrow.PrimitiveTypes.Int64}, NullsFirst: true}},
+	"k desc, s asc":     {{Expr: typedCol{0, arrow.PrimitiveTypes.Int64}, Desc: true}, {Expr: typedCol{1, arrow.BinaryTypes.String}}},
+	"s desc nulls first, k": {{Expr: typedCol{1, arrow.BinaryTypes.String}, Desc: true, NullsFirst: true},
+		{Expr: typedCol{0, arrow.PrimitiveTypes.Int64}}},
+}
+
+func dirEntries(t *testing.T, dir string) int {
+	t.Helper()
+	es, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return len(es)
+}
+
+// Spilled sorts must return exactly what the in-memory sort returns.
+func TestSortSpillMatchesInMemory(t *testing.T) {
+	const rows = 10000
+	for name, keys := range spillKeys {
+		for _, limit := range []int64{4 << 10, 32 << 10, 256 << 10} {
+			t.Run(fmt.Sprintf("%s/limit=%d", name, limit), func(t *testing.T) {
+				mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+				defer mem.AssertSize(t, 0)
+				ctx := context.Background()
+				want, err := Collect(ctx, &Sort{Input: mixedSource(mem, rows, 500, 3), Keys: keys, EC: &EvalContext{Mem: mem}})
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer ReleaseAll(want)
+				dir := t.TempDir()
+				s := &Sort{Input: mixedSource(mem, rows, 500, 3), Keys: keys, EC: &EvalContext{Mem: mem, MemoryLimit: limit, SpillDir: dir}}
+				got, err := Collect(ctx, s)
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer ReleaseAll(got)
+				if s.spills < 2 {
+					t.Fatalf("only %d runs spilled; the test does not exercise the merge", s.spills)
+				}
+				g, w := rowsOf(t, got), rowsOf(t, want)
+				if len(g) != rows || fmt.Sprint(g) != fmt.Sprint(w) {
+					t.Fatalf("spilled %d rows, in-memory %d; heads %v vs %v", len(g), len(w), head(g), head(w))
+				}
+				if n := dirEntries(t, dir); n != 0 {
+					t.Fatalf("%d spill files left after Close", n)
+				}
+			})
+		}
+	}
+}
+
+func TestSortSpillFilesRemoved(t *testing.T) {
+	keys := spillKeys["k desc, s asc"]
+	boom := errors.New("source failed")
+	tests := []struct {
+		name string
+		run  func(t *testing.T, mem memory.Allocator, dir string) error
+	}{
+		{"close mid-merge", func(t *testing.T, mem memory.Allocator, dir string) error {
+			s := &Sort{Input: mixedSource(mem, 20000, 500, 1), Keys: keys, EC: &EvalContext{Mem: mem, MemoryLimit: 16 << 10, SpillDir: dir}}
+			b, err := s.Next(context.Background())
+			if err != nil {
+				return err
+			}
+			b.Release()
+			if dirEntries(t, dir) == 0 {
+				t.Fatal("no spill files while merging")
+			}
+			s.Close()
+			return nil
+		}},
+		{"input error", func(t *testing.T, mem memory.Allocator, dir string) error {
+			src := mixedSource(mem, 20000, 500, 1)
+			n := 0
+			in := &funcSource{schema: mixedSchema, next: func() arrow.RecordBatch {
+				n++
+				return must(src.Next(context.Background()))
+			}}
+			s := &Sort{Input: &failAfter{RecordIterator: in, n: 30, err: boom}, Keys: keys, EC: &EvalContext{Mem: mem, MemoryLimit: 16 << 10, SpillDir: dir}}
+			_, err := s.Next(context.Background())
+			if !errors.Is(err, boom) {
+				t.Fatalf("got %v, want the input's error", err)
+			}
+			if s.spills == 0 {
+				t.Fatal("failed before spilling; the test proves nothing")
+			}
+			return nil
+		}},
+		{"cancel while reading", func(t *testing.T, mem memory.Allocator, dir string) error {
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			src := mixedSource(mem, 1<<30, 500, 1)
+			n := 0
+			in := &funcSource{schema: mixedSchema, next: func() arrow.RecordBatch {
+				if n++; n == 40 {
+					cancel()
+				}
+				return must(src.Next(context.Background()))
+			}}
+			s := &Sort{Input: in, Keys: keys, EC: &EvalContext{Mem: mem, MemoryLimit: 16 << 10, SpillDir: dir}}
+			_, err := s.Next(ctx)
+			if !errors.Is(err, context.Canceled) {
+				t.Fatalf("got %v, want context.Canceled", err)
+			}
+			return nil
+		}},
+		{"cancel while merging", func(t *testing.T, mem memory.Allocator, dir string) error {
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			s := &Sort{Input: mixedSource(mem, 20000, 500, 1), Keys: keys, EC: &EvalContext{Mem: mem, MemoryLimit: 16 << 10, SpillDir: dir}}
+			b, err := s.Next(ctx)
+			if err != nil {
+				return err
+			}
+			b.Release()
+			cancel()
+			if _, err := s.Next(ctx); !errors.Is(err, context.Canceled) {
+				t.Fatalf("got %v, want context.Canceled", err)
+			}
+			return nil
+		}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+			defer mem.AssertSize(t, 0)
+			dir := t.TempDir()
+			if err := tc.run(t, mem, dir); err != nil {
+				t.Fatal(err)
+			}
+			if n := dirEntries(t, dir); n != 0 {
+				t.Fatalf("%d spill files left", n)
+			}
+		})
+	}
+}
+
+func must(b arrow.RecordBatch, err error) arrow.RecordBatch {
+	if err != nil {
+		panic(err)
+	}
+	return b
+}
+
+// failAfter returns err instead of its input's n-th batch.
+type failAfter struct {
+	RecordIterator
+	n   int
+	err error
+}
+
+func (f *failAfter) Next(ctx context.Context) (arrow.RecordBatch, error) {
+	if f.n--; f.n <= 0 {
+		return nil, f.err
+	}
+	return f.RecordIterator.Next(ctx)
+}
+
+func TestSortSpillPeakMemory(t *testing.T) {
+	if testing.Short() {
+		t.Skip("1M rows")
+	}
+	checked := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer checked.AssertSize(t, 0)
+	mem := &peakAllocator{Allocator: checked}
+	const limit = 1 << 20
+	s := &Sort{Input: mixedSource(mem, 1<<20, 1024, 9), Keys: spillKeys["k desc, s asc"],
+		EC: &EvalContext{Mem: mem, MemoryLimit: limit, SpillDir: t.TempDir()}}
+	defer s.Close()
+	var rows int64
+	var last int64 = -1 << 62
+	for {
+		b, err := s.Next(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if b == nil {
+			break
+		}
+		k := b.Column(0).(*array.Int64)
+		for i := 0; i < k.Len(); i++ {
+			v := int64(-1) // NULLs sort last in descending order here
+			if k.IsValid(i) {
+				v = -k.Value(i) // descending
+			} else {
+				v = 1 << 62
+			}
+			if v < last {
+				t.Fatalf("row %d out of order", rows+int64(i))
+			}
+			last = v
+		}
+		rows += b.NumRows()
+		b.Release()
+	}
+	if rows != 1<<20 {
+		t.Fatalf("got %d rows", rows)
+	}
+	if s.spills < mergeFanIn {
+		t.Fatalf("%d runs: the multi-pass merge was not exercised", s.spills)
+	}
+	if p := mem.Peak(); p > 2*limit {
+		t.Fatalf("peak %d bytes for a %d-byte limit", p, limit)
+	}
+	t.Logf("runs %d, peak %d bytes", s.spills, mem.Peak())
+}
