@@ -30,9 +30,9 @@ type Sort struct {
 	files   spillFiles
 	merge   *runMerger
 	runSch  *arrow.Schema
-	runs    []string // run file paths, in input order
-	rowSize int64    // bytes per row of the first run, to size chunks
-	spills  int      // runs written from the input (for tests)
+	runs    []sortedRun // in input order
+	rowSize int64       // bytes per row of the first run, to size chunks
+	spills  int         // runs written from the input (for tests)
 }
 
 // mergeFanIn bounds the runs merged at once; more runs are merged in
@@ -155,11 +155,11 @@ func (s *Sort) spill(ctx context.Context, held []arrow.RecordBatch) error {
 			return &BatchTypeError{Column: s.runSch.Field(i).Name, Want: s.runSch.Field(i).Type.String(), Got: c.DataType().String()}
 		}
 	}
-	path, err := writeSortedRun(ctx, s.EC, &s.files, s.runSch, cols, idx, s.chunkRows())
+	run, err := writeSortedRun(ctx, s.EC, &s.files, s.runSch, cols, idx, s.chunkRows())
 	if err != nil {
 		return err
 	}
-	s.runs = append(s.runs, path)
+	s.runs = append(s.runs, run)
 	s.spills++
 	return nil
 }
@@ -177,18 +177,18 @@ func (s *Sort) chunkRows() int {
 // then opens the final streaming merge.
 func (s *Sort) startMerge(ctx context.Context) error {
 	for len(s.runs) > mergeFanIn {
-		var next []string
+		var next []sortedRun
 		for lo := 0; lo < len(s.runs); lo += mergeFanIn {
 			group := s.runs[lo:min(len(s.runs), lo+mergeFanIn)]
 			if len(group) == 1 {
 				next = append(next, group[0])
 				continue
 			}
-			path, err := s.mergeToRun(ctx, group)
+			run, err := s.mergeToRun(ctx, group)
 			if err != nil {
 				return err
 			}
-			next = append(next, path)
+			next = append(next, run)
 		}
 		s.runs = next
 	}
@@ -200,9 +200,9 @@ func (s *Sort) startMerge(ctx context.Context) error {
 	return nil
 }
 
-func (s *Sort) openMerger(paths []string) (*runMerger, error) {
-	cursors := make([]*runCursor, 0, len(paths))
-	for i, p := range paths {
+func (s *Sort) openMerger(runs []sortedRun) (*runMerger, error) {
+	cursors := make([]*runCursor, 0, len(runs))
+	for i, p := range runs {
 		c, err := openRun(s.EC, p, s.runSch, i)
 		if err != nil {
 			for _, c := range cursors {
@@ -216,21 +216,21 @@ func (s *Sort) openMerger(paths []string) (*runMerger, error) {
 }
 
 // mergeToRun merges a group of runs into one new run and removes them.
-func (s *Sort) mergeToRun(ctx context.Context, group []string) (string, error) {
+func (s *Sort) mergeToRun(ctx context.Context, group []sortedRun) (sortedRun, error) {
 	m, err := s.openMerger(group)
 	if err != nil {
-		return "", err
+		return sortedRun{}, err
 	}
 	defer m.close()
 	w, err := newRunWriter(s.EC, &s.files, s.runSch)
 	if err != nil {
-		return "", err
+		return sortedRun{}, err
 	}
 	for {
 		b, err := m.next(ctx, s.chunkRows())
 		if err != nil {
 			w.abort()
-			return "", err
+			return sortedRun{}, err
 		}
 		if b == nil {
 			break
@@ -239,17 +239,17 @@ func (s *Sort) mergeToRun(ctx context.Context, group []string) (string, error) {
 		b.Release()
 		if err != nil {
 			w.abort()
-			return "", err
+			return sortedRun{}, err
 		}
 	}
-	path, err := w.finish()
+	run, err := w.finish()
 	if err != nil {
-		return "", err
+		return sortedRun{}, err
 	}
 	for _, p := range group {
-		s.files.remove(p)
+		s.files.remove(p.path)
 	}
-	return path, nil
+	return run, nil
 }
 
 // sortHeld concatenates the held batches, evaluates the keys and sorts

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -45,11 +46,19 @@ func (f *spillFiles) removeAll() {
 	f.paths = nil
 }
 
+// sortedRun is a finished run file and its row count, checked when read
+// back since an IPC stream cut at a batch boundary still parses.
+type sortedRun struct {
+	path string
+	rows int64
+}
+
 // runWriter writes one sorted run.
 type runWriter struct {
-	fh *os.File
-	bw *bufio.Writer
-	w  *ipc.Writer
+	fh   *os.File
+	bw   *bufio.Writer
+	w    *ipc.Writer
+	rows int64
 }
 
 func newRunWriter(ec *EvalContext, files *spillFiles, schema *arrow.Schema) (*runWriter, error) {
@@ -66,16 +75,17 @@ func (r *runWriter) write(b arrow.RecordBatch) error {
 	if err := r.w.Write(b); err != nil {
 		return &SpillError{Op: "write", Path: r.fh.Name(), Err: err}
 	}
+	r.rows += b.NumRows()
 	return nil
 }
 
-// finish flushes and closes the file, returning its path.
-func (r *runWriter) finish() (string, error) {
+// finish flushes and closes the file.
+func (r *runWriter) finish() (sortedRun, error) {
 	err := errors.Join(r.w.Close(), r.bw.Flush(), r.fh.Close())
 	if err != nil {
-		return "", &SpillError{Op: "close", Path: r.fh.Name(), Err: err}
+		return sortedRun{}, &SpillError{Op: "close", Path: r.fh.Name(), Err: err}
 	}
-	return r.fh.Name(), nil
+	return sortedRun{path: r.fh.Name(), rows: r.rows}, nil
 }
 
 // abort closes the file without flushing; the caller removes it.
@@ -86,26 +96,26 @@ func (r *runWriter) abort() {
 
 // writeSortedRun writes rows idx of cols (input then key columns) in
 // chunks of chunkRows.
-func writeSortedRun(ctx context.Context, ec *EvalContext, files *spillFiles, schema *arrow.Schema, cols []arrow.Array, idx []int32, chunkRows int) (string, error) {
+func writeSortedRun(ctx context.Context, ec *EvalContext, files *spillFiles, schema *arrow.Schema, cols []arrow.Array, idx []int32, chunkRows int) (sortedRun, error) {
 	w, err := newRunWriter(ec, files, schema)
 	if err != nil {
-		return "", err
+		return sortedRun{}, err
 	}
 	for lo := 0; lo < len(idx); lo += chunkRows {
 		if err := ctx.Err(); err != nil {
 			w.abort()
-			return "", err
+			return sortedRun{}, err
 		}
 		b, err := TakeBatch(ctx, ec, schema, cols, idx[lo:min(len(idx), lo+chunkRows)])
 		if err != nil {
 			w.abort()
-			return "", err
+			return sortedRun{}, err
 		}
 		err = w.write(b)
 		b.Release()
 		if err != nil {
 			w.abort()
-			return "", err
+			return sortedRun{}, err
 		}
 	}
 	return w.finish()
@@ -119,9 +129,12 @@ type runCursor struct {
 	batch arrow.RecordBatch // current batch (retained), nil at the end
 	row   int
 	order int // the run's position in input order, for stability
+	want  int64
+	read  int64
 }
 
-func openRun(ec *EvalContext, path string, schema *arrow.Schema, order int) (*runCursor, error) {
+func openRun(ec *EvalContext, run sortedRun, schema *arrow.Schema, order int) (*runCursor, error) {
+	path := run.path
 	fh, err := os.Open(path)
 	if err != nil {
 		return nil, &SpillError{Op: "open", Path: path, Err: err}
@@ -131,7 +144,7 @@ func openRun(ec *EvalContext, path string, schema *arrow.Schema, order int) (*ru
 		fh.Close()
 		return nil, &SpillError{Op: "read", Path: path, Err: err}
 	}
-	c := &runCursor{path: path, fh: fh, r: r, order: order}
+	c := &runCursor{path: path, fh: fh, r: r, order: order, want: run.rows}
 	if err := c.load(); err != nil {
 		c.close()
 		return nil, err
@@ -149,6 +162,10 @@ func (c *runCursor) load() error {
 	for c.r.Next() {
 		b := c.r.RecordBatch()
 		if b.NumRows() > 0 {
+			c.read += b.NumRows()
+			if c.read > c.want {
+				break
+			}
 			b.Retain()
 			c.batch = b
 			return nil
@@ -156,6 +173,9 @@ func (c *runCursor) load() error {
 	}
 	if err := c.r.Err(); err != nil {
 		return &SpillError{Op: "read", Path: c.path, Err: err}
+	}
+	if c.read != c.want {
+		return &SpillError{Op: "read", Path: c.path, Err: fmt.Errorf("run holds %d rows, %d were written", c.read, c.want)}
 	}
 	return nil
 }

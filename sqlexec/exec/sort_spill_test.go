@@ -2,6 +2,7 @@ package exec
 
 import (
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -273,4 +274,94 @@ func TestSortSpillPeakMemory(t *testing.T) {
 		t.Fatalf("peak %d bytes for a %d-byte limit", p, limit)
 	}
 	t.Logf("runs %d, peak %d bytes", s.spills, mem.Peak())
+}
+
+// A window over a spilled sort sees the same rows as over an in-memory one.
+func TestWindowOverSpilledSort(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	i64 := arrow.PrimitiveTypes.Int64
+	calls := []WindowCall{{Func: WinRowNumber, Out: i64},
+		{Func: WinAggregate, Agg: AggSum, Args: []Expr{typedCol{2, i64}}, Frame: DefaultFrame, Out: i64}}
+	run := func(limit int64) []string {
+		w := &Window{Input: mixedSource(mem, 5000, 300, 4), Partition: []Expr{typedCol{0, i64}},
+			Order: []SortKey{{Expr: typedCol{1, arrow.BinaryTypes.String}}}, Calls: calls,
+			Out: windowOut(mixedSchema, calls), EC: &EvalContext{Mem: mem, MemoryLimit: limit, SpillDir: t.TempDir()}}
+		bs, err := Collect(context.Background(), w)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer ReleaseAll(bs)
+		return rowsOf(t, bs)
+	}
+	want, got := run(0), run(8<<10)
+	if len(got) != 5000 || fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("spilled %d rows, in-memory %d; heads %v vs %v", len(got), len(want), head(got), head(want))
+	}
+}
+
+// A damaged run file is reported as a spill error, not a panic.
+func TestSortRunCorrupt(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	ec := &EvalContext{Mem: mem}
+	dir := t.TempDir()
+	good := func() sortedRun {
+		files := &spillFiles{dir: dir}
+		b := must(mixedSource(mem, 100, 100, 1).Next(context.Background()))
+		defer b.Release()
+		idx := make([]int32, 100)
+		for i := range idx {
+			idx[i] = int32(i)
+		}
+		r, err := writeSortedRun(context.Background(), ec, files, mixedSchema, b.Columns(), idx, 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	tests := []struct {
+		name   string
+		damage func(data []byte) []byte
+	}{
+		{"garbage", func([]byte) []byte { return []byte("not an arrow stream at all") }},
+		{"truncated", func(d []byte) []byte { return d[:len(d)/2] }},
+		{"empty", func([]byte) []byte { return nil }},
+		// a stream cut after its schema parses as an empty stream
+		{"schema only", func(d []byte) []byte { return d[:schemaLen(t, d)] }},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			run := good()
+			p := run.path
+			data, err := os.ReadFile(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(p, tc.damage(data), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			c, err := openRun(ec, run, mixedSchema, 0)
+			for err == nil && c.batch != nil {
+				err = c.advance()
+			}
+			if c != nil {
+				c.close()
+			}
+			var se *SpillError
+			if !errors.Is(err, ErrSpill) || !errors.As(err, &se) || se.Path != p {
+				t.Fatalf("got %v, want a SpillError for %s", err, p)
+			}
+		})
+	}
+}
+
+// schemaLen is the length of the schema message that starts an IPC stream
+// (continuation token, metadata length, padded metadata).
+func schemaLen(t *testing.T, d []byte) int {
+	t.Helper()
+	if len(d) < 8 {
+		t.Fatal("stream too short")
+	}
+	return 8 + int(binary.LittleEndian.Uint32(d[4:8]))
 }
