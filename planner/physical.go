@@ -12,12 +12,17 @@ import (
 	"github.com/icesql/icesql/sqlexec/exec"
 )
 
-// NewEvalContext returns an evaluation context for one query.
+// NewEvalContext returns an evaluation context for one query, with the
+// memory limit and spill directory ctx carries (exec.WithMemoryConfig).
 func NewEvalContext(ctx context.Context, mem memory.Allocator) *exec.EvalContext {
 	if mem == nil {
 		mem = memory.DefaultAllocator
 	}
-	return &exec.EvalContext{Mem: mem, Ctx: ctx, Now: time.Now().UTC()}
+	ec := &exec.EvalContext{Mem: mem, Ctx: ctx, Now: time.Now().UTC()}
+	if cfg, ok := exec.MemoryConfigFrom(ctx); ok {
+		ec.MemoryLimit, ec.SpillDir = cfg.Limit, cfg.SpillDir
+	}
+	return ec
 }
 
 // SchemaOf converts plan columns to an Arrow schema.

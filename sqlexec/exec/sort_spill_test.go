@@ -365,3 +365,16 @@ func schemaLen(t *testing.T, d []byte) int {
 	}
 	return 8 + int(binary.LittleEndian.Uint32(d[4:8]))
 }
+
+func TestMemoryConfigContext(t *testing.T) {
+	if _, ok := MemoryConfigFrom(context.Background()); ok {
+		t.Fatal("a bare context carries a config")
+	}
+	ctx := WithMemoryConfig(context.Background(), MemoryConfig{Limit: 1 << 20, SpillDir: "spill"})
+	if cfg, ok := MemoryConfigFrom(ctx); !ok || cfg.Limit != 1<<20 || cfg.SpillDir != "spill" {
+		t.Fatalf("got %+v, %v", cfg, ok)
+	}
+	if got := (&EvalContext{}).memoryLimit(); got != DefaultMemoryLimit {
+		t.Fatalf("default limit %d", got)
+	}
+}
