@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
@@ -97,8 +98,12 @@ func (c *parseCtx) tidbParse(m *mappedText, fallback int, rw *rewrite) (ast.Stmt
 	// the AST it returned on its next parse, so a parser must never be
 	// reused while an earlier statement's AST is alive (a pooled one was,
 	// and the race detector caught ASTs changing under running queries).
+	text := m.b.String()
+	if err := c.checkNumberLiterals(m, text); err != nil {
+		return nil, nil, err
+	}
 	p := tidb.New()
-	stmts, _, err := p.ParseSQL(m.b.String())
+	stmts, _, err := p.ParseSQL(text)
 	if err != nil {
 		return nil, nil, c.tidbError(m, fallback, err)
 	}
@@ -174,3 +179,35 @@ func (v *refVisitor) Enter(n ast.Node) (ast.Node, bool) {
 }
 
 func (v *refVisitor) Leave(n ast.Node) (ast.Node, bool) { return n, true }
+
+// maxNumberDigits is the most digits a numeric literal may have: MySQL's
+// DECIMAL limit, and far below what TiDB's decimal type can hold (its
+// parser panics on longer literals instead of returning an error).
+const maxNumberDigits = 65
+
+// checkNumberLiterals rejects numeric literals with more digits than any
+// SQL type holds, before TiDB sees them.
+func (c *parseCtx) checkNumberLiterals(m *mappedText, text string) error {
+	toks, err := lex(text)
+	if err != nil {
+		return nil // TiDB reports malformed text itself
+	}
+	for _, t := range toks {
+		if t.kind != tkNumber {
+			continue
+		}
+		digits := 0
+		for i := 0; i < len(t.val); i++ {
+			if t.val[i] == 'e' || t.val[i] == 'E' {
+				break
+			}
+			if isDigit(t.val[i]) {
+				digits++
+			}
+		}
+		if digits > maxNumberDigits {
+			return newParseError(c.src, m.orig(t.pos), fmt.Sprintf("numeric literal has %d digits; at most %d are supported", digits, maxNumberDigits))
+		}
+	}
+	return nil
+}
