@@ -84,6 +84,8 @@ func (c *connector) open(ctx context.Context) (*sqlexec.Engine, error) {
 		Namespace:   c.cfg.Namespace,
 		ReadOnly:    c.cfg.Mode == ModeReadOnly,
 		Reporter:    c.cfg.MetricsReporter,
+		MemoryLimit: c.cfg.MemoryLimit,
+		SpillDir:    c.cfg.SpillDir,
 	})
 	if err != nil {
 		return nil, err

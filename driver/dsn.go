@@ -2,8 +2,10 @@ package driver
 
 import (
 	"fmt"
+	"math"
 	"net/url"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/icesql/icesql/iceberg"
@@ -38,6 +40,11 @@ type Config struct {
 	Namespace string
 	// Mode is rw (default) or ro.
 	Mode Mode
+	// MemoryLimit is what one sort may hold before spilling to disk, in
+	// bytes (0: the engine's default, 512 MiB). DSN: memory_limit=256MiB.
+	MemoryLimit int64
+	// SpillDir holds spill files ("": the OS temporary directory).
+	SpillDir string
 
 	// MetricsReporter receives a report of every commit. Not part of the DSN.
 	MetricsReporter iceberg.MetricsReporter
@@ -49,7 +56,8 @@ const (
 	catalogFileName  = "catalog.db"
 )
 
-var dsnKeys = map[string]bool{"catalog_file": true, "catalog": true, "namespace": true, "mode": true}
+var dsnKeys = map[string]bool{"catalog_file": true, "catalog": true, "namespace": true, "mode": true,
+	"memory_limit": true, "spill_dir": true}
 
 // ParseDSN parses a DSN into a Config with every default filled in.
 func ParseDSN(dsn string) (*Config, error) {
@@ -84,7 +92,7 @@ func ParseDSN(dsn string) (*Config, error) {
 	}
 	for k, vs := range values {
 		if !dsnKeys[k] {
-			return nil, &DSNError{DSN: dsn, Msg: fmt.Sprintf("unknown option %q (known: catalog_file, catalog, namespace, mode)", k)}
+			return nil, &DSNError{DSN: dsn, Msg: fmt.Sprintf("unknown option %q (known: catalog_file, catalog, namespace, mode, memory_limit, spill_dir)", k)}
 		}
 		if len(vs) != 1 {
 			return nil, &DSNError{DSN: dsn, Msg: fmt.Sprintf("option %q given %d times", k, len(vs))}
@@ -100,6 +108,14 @@ func ParseDSN(dsn string) (*Config, error) {
 			cfg.Catalog = v
 		case "namespace":
 			cfg.Namespace = v
+		case "memory_limit":
+			n, err := parseBytes(v)
+			if err != nil {
+				return nil, &DSNError{DSN: dsn, Msg: fmt.Sprintf("memory_limit %q", v), Err: err}
+			}
+			cfg.MemoryLimit = n
+		case "spill_dir":
+			cfg.SpillDir = filepath.Clean(v)
 		case "mode":
 			switch Mode(v) {
 			case ModeReadWrite, ModeReadOnly:
@@ -116,6 +132,9 @@ func ParseDSN(dsn string) (*Config, error) {
 // normalize fills in defaults.
 func (c *Config) normalize() {
 	c.Warehouse = filepath.Clean(c.Warehouse)
+	if c.SpillDir != "" {
+		c.SpillDir = filepath.Clean(c.SpillDir)
+	}
 	if c.CatalogFile != "" {
 		c.CatalogFile = filepath.Clean(c.CatalogFile)
 	}
@@ -151,6 +170,12 @@ func (c *Config) FormatDSN() string {
 	if n.Mode != ModeReadWrite {
 		q.Set("mode", string(n.Mode))
 	}
+	if n.MemoryLimit != 0 {
+		q.Set("memory_limit", strconv.FormatInt(n.MemoryLimit, 10))
+	}
+	if n.SpillDir != "" {
+		q.Set("spill_dir", n.SpillDir)
+	}
 	path := n.Warehouse
 	// A path that would read as a URI or carries '?' goes out as a file: URI.
 	if strings.Contains(path, "?") || strings.Contains(path, "://") || strings.HasPrefix(path, "file:") || strings.Contains(path, "%") ||
@@ -165,4 +190,30 @@ func (c *Config) FormatDSN() string {
 		return path
 	}
 	return path + "?" + q.Encode()
+}
+
+// parseBytes reads a size: a whole number of bytes with an optional unit
+// (KB, MB, GB, TB powers of 1000; KiB, MiB, GiB, TiB powers of 1024).
+func parseBytes(s string) (int64, error) {
+	units := []struct {
+		suffix string
+		mult   int64
+	}{{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30}, {"TiB", 1 << 40},
+		{"KB", 1e3}, {"MB", 1e6}, {"GB", 1e9}, {"TB", 1e12}, {"B", 1}}
+	mult := int64(1)
+	num := s
+	for _, u := range units {
+		if strings.HasSuffix(s, u.suffix) {
+			num, mult = strings.TrimSuffix(s, u.suffix), u.mult
+			break
+		}
+	}
+	n, err := strconv.ParseInt(strings.TrimSpace(num), 10, 64)
+	if err != nil || n < 0 {
+		return 0, fmt.Errorf("want a non-negative whole number of bytes, optionally with KiB, MiB, GiB, KB, MB or GB")
+	}
+	if n > math.MaxInt64/mult {
+		return 0, fmt.Errorf("size overflows")
+	}
+	return n * mult, nil
 }

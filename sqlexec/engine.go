@@ -40,6 +40,11 @@ type Config struct {
 	ReadOnly bool
 	// Reporter receives a report of every commit; may be nil.
 	Reporter iceberg.MetricsReporter
+	// MemoryLimit bounds what one sort holds before it spills sorted runs
+	// to SpillDir (0: exec.DefaultMemoryLimit).
+	MemoryLimit int64
+	// SpillDir holds spill files ("": the OS temporary directory).
+	SpillDir string
 }
 
 // Engine is one warehouse and its catalog, shared by many sessions. It is

@@ -3,6 +3,7 @@ package sqlexec
 import (
 	"context"
 	"fmt"
+	"github.com/icesql/icesql/sqlexec/exec"
 	"strings"
 	"sync"
 
@@ -121,6 +122,10 @@ func (p *Prepared) run(ctx context.Context, args []any, fn func(context.Context,
 	}
 	if p.s.engine.isClosed() {
 		return ErrClosed
+	}
+	if _, set := exec.MemoryConfigFrom(ctx); !set {
+		cfg := p.s.engine.cfg
+		ctx = exec.WithMemoryConfig(ctx, exec.MemoryConfig{Limit: cfg.MemoryLimit, SpillDir: cfg.SpillDir})
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
