@@ -78,6 +78,12 @@ func (s *Session) insert(ctx context.Context, w *parser.TiDBStmt, ins *ast.Inser
 		return Result{}, err
 	}
 	defer it.Close()
+	return s.appendRows(ctx, t, ref.Branch, it)
+}
+
+// appendRows writes an iterator's rows as data files and appends them to
+// the table (or branch) in one commit, staged inside a transaction.
+func (s *Session) appendRows(ctx context.Context, t *table.Table, branch string, it exec.RecordIterator) (Result, error) {
 	files, n, err := s.writeFiles(ctx, t, it)
 	if err != nil {
 		return Result{}, err
@@ -86,8 +92,8 @@ func (s *Session) insert(ctx context.Context, w *parser.TiDBStmt, ins *ast.Inser
 		return Result{}, nil
 	}
 	u := t.NewAppend()
-	if ref.Branch != "" {
-		u = u.ToBranch(ref.Branch)
+	if branch != "" {
+		u = u.ToBranch(branch)
 	}
 	for _, f := range files {
 		u = u.AddDataFile(f)

@@ -75,24 +75,7 @@ func (s *Session) loadData(ctx context.Context, w *parser.TiDBStmt, ld *ast.Load
 	cr.ReuseRecord = true
 	it := &csvIterator{path: ld.Path, cr: cr, target: target, fieldCol: fieldCol, skip: opts.ignore}
 	defer it.Close()
-	files, n, err := s.writeFiles(ctx, t, it)
-	if err != nil {
-		return Result{}, err
-	}
-	if len(files) == 0 {
-		return Result{}, nil
-	}
-	u := t.NewAppend()
-	if ref.Branch != "" {
-		u = u.ToBranch(ref.Branch)
-	}
-	for _, df := range files {
-		u = u.AddDataFile(df)
-	}
-	if _, err := s.stage(ctx, u.OwnFiles()); err != nil {
-		return Result{}, err
-	}
-	return Result{RowsAffected: n}, nil
+	return s.appendRows(ctx, t, ref.Branch, it)
 }
 
 type loadOpts struct {
