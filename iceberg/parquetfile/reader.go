@@ -17,6 +17,7 @@ type NameMapping func(path []string) (fieldID int, ok bool)
 // Reader is an open Parquet data file.
 type Reader struct {
 	file *parquet.File
+	src  io.ReaderAt // the file's bytes, for checking page headers
 }
 
 // Open reads and validates the footer of a Parquet file of the given size.
@@ -39,7 +40,7 @@ func Open(r io.ReaderAt, size int64) (rd *Reader, err error) {
 	if err := validateFile(f); err != nil {
 		return nil, err
 	}
-	return &Reader{file: f}, nil
+	return &Reader{file: f, src: r}, nil
 }
 
 // validateFile checks what later decoding relies on: every row group has a
@@ -135,6 +136,17 @@ func checkDeclaredCounts(m format.ColumnMetaData, rows int64, repeated bool) err
 		return fmt.Errorf("%d values cannot hold %d rows", m.NumValues, rows)
 	case m.NumValues > (m.TotalCompressedSize/minPageBytes+1)*maxPageValues:
 		return fmt.Errorf("%d values in %d bytes", m.NumValues, m.TotalCompressedSize)
+	}
+	return nil
+}
+
+// checkChunk checks the pages of the chunk of leaf column col in row
+// group group before parquet-go reads them.
+func (r *Reader) checkChunk(group int, col *parquet.Column) error {
+	m := &r.file.Metadata().RowGroups[group].Columns[col.Index()].MetaData
+	bc := &bodyChecker{codec: m.Codec, maxDef: byte(col.MaxDefinitionLevel()), maxRep: byte(col.MaxRepetitionLevel())}
+	if err := checkChunkPages(r.src, m, bc); err != nil {
+		return corrupt("row group %d column %q: %v", group, col.Name(), err)
 	}
 	return nil
 }

@@ -226,11 +226,19 @@ func (rr *RecordReader) loadNextRowGroup() error {
 		if f == nil {
 			continue
 		}
+		if f.ahead == nil { // else checked by prefetchRowGroup
+			if err := rr.r.checkChunk(i, f.leaf.col); err != nil {
+				return err
+			}
+		}
 		if err := f.open(chunks[f.leaf.col.Index()], g.NumRows()); err != nil {
 			return err
 		}
 	}
 	for _, l := range rr.chunked {
+		if err := rr.r.checkChunk(i, l.col); err != nil {
+			return err
+		}
 		if err := l.chunk.load(chunks[l.col.Index()], byte(l.col.MaxDefinitionLevel()), byte(l.col.MaxRepetitionLevel())); err != nil {
 			return err
 		}
@@ -324,6 +332,9 @@ func (rr *RecordReader) prefetchRowGroup() error {
 	for _, f := range rr.flat {
 		if f == nil {
 			continue
+		}
+		if err := rr.r.checkChunk(rr.ahead, f.leaf.col); err != nil {
+			return err
 		}
 		if err := f.prefetchNext(chunks[f.leaf.col.Index()], g.NumRows()); err != nil {
 			return err

@@ -1,0 +1,214 @@
+package parquetfile
+
+import (
+	"bytes"
+	"compress/gzip"
+	"encoding/binary"
+	"fmt"
+	"io"
+	"math/bits"
+
+	"github.com/klauspost/compress/snappy"
+	"github.com/klauspost/compress/zstd"
+	"github.com/parquet-go/parquet-go"
+	"github.com/parquet-go/parquet-go/format"
+)
+
+// bodyChecker checks the bodies of a chunk's data pages for what
+// parquet-go sizes allocations from without bounds: run lengths of the
+// RLE/bit-packed hybrid (levels, dictionary indexes, booleans). A run may
+// claim two billion values in six bytes, and parquet-go grows its output
+// to hold them. Bodies are decompressed here with the output capped at
+// the header's uncompressed size, which also stops decompression bombs
+// and frames that claim more than that size.
+type bodyChecker struct {
+	codec  format.CompressionCodec
+	maxDef byte
+	maxRep byte
+	raw    []byte
+	out    []byte
+}
+
+var zstdChecker, _ = zstd.NewReader(nil, zstd.WithDecodeAllCapLimit(true), zstd.WithDecoderConcurrency(0))
+
+// check checks the body of the data page h.
+func (b *bodyChecker) check(r io.ReaderAt, pos int64, h *format.PageHeader) error {
+	if h.Type != format.DataPage && h.Type != format.DataPageV2 {
+		return nil
+	}
+	b.raw = sized(b.raw, int(h.CompressedPageSize))
+	if _, err := r.ReadAt(b.raw, pos); err != nil && err != io.EOF {
+		return fmt.Errorf("reading page: %w", err)
+	}
+	if h.Type == format.DataPage {
+		v := &h.DataPageHeader.V
+		data, err := b.decompress(b.raw, int(h.UncompressedPageSize))
+		if err != nil {
+			return err
+		}
+		n := int64(v.NumValues)
+		if b.maxRep > 0 {
+			if data, err = checkLevelsV1(data, v.RepetitionLevelEncoding, b.maxRep, n); err != nil {
+				return fmt.Errorf("repetition levels: %w", err)
+			}
+		}
+		if b.maxDef > 0 {
+			if data, err = checkLevelsV1(data, v.DefinitionLevelEncoding, b.maxDef, n); err != nil {
+				return fmt.Errorf("definition levels: %w", err)
+			}
+		}
+		return checkValues(data, v.Encoding, n)
+	}
+	v := &h.DataPageHeaderV2.V
+	rl, dl := int64(v.RepetitionLevelsByteLength), int64(v.DefinitionLevelsByteLength)
+	if rl < 0 || dl < 0 || rl+dl > int64(len(b.raw)) {
+		return fmt.Errorf("levels of %d+%d bytes in a page of %d", rl, dl, len(b.raw))
+	}
+	n := int64(v.NumValues)
+	if b.maxRep > 0 {
+		if err := checkRuns(b.raw[:rl], levelWidth(b.maxRep), n); err != nil {
+			return fmt.Errorf("repetition levels: %w", err)
+		}
+	}
+	if b.maxDef > 0 {
+		if err := checkRuns(b.raw[rl:rl+dl], levelWidth(b.maxDef), n); err != nil {
+			return fmt.Errorf("definition levels: %w", err)
+		}
+	}
+	data := b.raw[rl+dl:]
+	if !v.IsCompressed.Valid || v.IsCompressed.V {
+		var err error
+		if data, err = b.decompress(data, int(h.UncompressedPageSize-int32(rl+dl))); err != nil {
+			return err
+		}
+	}
+	return checkValues(data, v.Encoding, n)
+}
+
+// decompress decodes src, failing when it holds more than size bytes.
+func (b *bodyChecker) decompress(src []byte, size int) ([]byte, error) {
+	if size < 0 {
+		return nil, fmt.Errorf("negative uncompressed size %d", size)
+	}
+	b.out = sized(b.out, size)
+	var (
+		out []byte
+		err error
+	)
+	switch b.codec {
+	case format.Uncompressed:
+		return src, nil
+	case format.Snappy:
+		n, derr := snappy.DecodedLen(src)
+		if derr != nil {
+			return nil, fmt.Errorf("snappy: %w", derr)
+		}
+		if n > size {
+			return nil, fmt.Errorf("snappy block of %d bytes in a page of %d", n, size)
+		}
+		out, err = snappy.Decode(b.out[:size], src)
+	case format.Zstd:
+		out, err = zstdChecker.DecodeAll(src, b.out[:0:size])
+	case format.Gzip:
+		out, err = gunzipAtMost(b.out[:0], src, size)
+	default:
+		// Other codecs are left to parquet-go, with the size checked after.
+		out, err = parquet.LookupCompressionCodec(b.codec).Decode(b.out[:0], src)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("decompressing page: %w", err)
+	}
+	if len(out) > size {
+		return nil, fmt.Errorf("page decompresses to more than its %d bytes", size)
+	}
+	return out, nil
+}
+
+func gunzipAtMost(dst, src []byte, size int) ([]byte, error) {
+	z, err := gzip.NewReader(bytes.NewReader(src))
+	if err != nil {
+		return nil, err
+	}
+	buf := bytes.NewBuffer(dst)
+	if _, err := io.Copy(buf, io.LimitReader(z, int64(size)+1)); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+func levelWidth(max byte) uint { return uint(bits.Len8(max)) }
+
+// checkLevelsV1 checks the RLE levels at the start of a v1 page body
+// (a 4-byte length, then the runs) and returns the rest of the body.
+func checkLevelsV1(data []byte, enc format.Encoding, max byte, n int64) ([]byte, error) {
+	if enc != format.RLE {
+		return data, nil // BIT_PACKED levels are sized by their bytes
+	}
+	if len(data) < 4 {
+		return nil, fmt.Errorf("truncated")
+	}
+	l := int64(binary.LittleEndian.Uint32(data))
+	if l > int64(len(data)-4) {
+		return nil, fmt.Errorf("%d bytes of levels in %d", l, len(data)-4)
+	}
+	return data[4+l:], checkRuns(data[4:4+l], levelWidth(max), n)
+}
+
+// checkValues checks the values of a page of n entries when their
+// encoding is run-length based.
+func checkValues(data []byte, enc format.Encoding, n int64) error {
+	switch enc {
+	case format.RLEDictionary, format.PlainDictionary:
+		if len(data) == 0 {
+			return nil
+		}
+		if data[0] > 32 {
+			return fmt.Errorf("dictionary index width %d", data[0])
+		}
+		return checkRuns(data[1:], uint(data[0]), n)
+	case format.RLE: // booleans, behind a 4-byte length
+		if len(data) < 4 {
+			return nil
+		}
+		return checkRuns(data[4:], 1, n)
+	}
+	return nil
+}
+
+// checkRuns checks that the runs of an RLE/bit-packed hybrid stream of
+// the given bit width hold at most n values (plus the padding of the last
+// bit-packed group). Malformed run headers are left for the decoder.
+func checkRuns(src []byte, width uint, n int64) error {
+	limit := n + 8
+	var total int64
+	for i := 0; i < len(src); {
+		u, k := binary.Uvarint(src[i:])
+		if k <= 0 {
+			return nil
+		}
+		i += k
+		count := int64(u >> 1)
+		if u>>1 > uint64(limit) {
+			return fmt.Errorf("run of %d values in a page of %d", u>>1, n)
+		}
+		if u&1 == 1 { // bit-packed: count groups of 8 values
+			total += 8 * count
+			i += int(count * int64(width))
+		} else {
+			total += count
+			i += int(width+7) / 8
+		}
+		if total > limit {
+			return fmt.Errorf("runs hold more than the page's %d values", n)
+		}
+	}
+	return nil
+}
+
+// sized returns b resized to n bytes, reallocated only when too small.
+func sized(b []byte, n int) []byte {
+	if cap(b) < n {
+		return make([]byte, n)
+	}
+	return b[:n]
+}
