@@ -82,16 +82,27 @@ func (o WriterOptions) withDefaults() WriterOptions {
 	return o
 }
 
+// Codecs are shared by every writer: each keeps a pool of encoders
+// (sync.Pool, safe for concurrent use), and a zstd encoder costs megabytes
+// of history buffers to build, which a codec per file paid for every
+// file, however small.
+var (
+	zstdCodec         = &zstd.Codec{Level: zstd.SpeedDefault}
+	snappyCodec       = &snappy.Codec{}
+	gzipCodec         = &gzip.Codec{Level: gzip.DefaultCompression}
+	uncompressedCodec = &uncompressed.Codec{}
+)
+
 func codecByName(name string) (compress.Codec, error) {
 	switch strings.ToLower(name) {
 	case "", "zstd":
-		return &zstd.Codec{Level: zstd.SpeedDefault}, nil
+		return zstdCodec, nil
 	case "snappy":
-		return &snappy.Codec{}, nil
+		return snappyCodec, nil
 	case "gzip":
-		return &gzip.Codec{Level: gzip.DefaultCompression}, nil
+		return gzipCodec, nil
 	case "uncompressed", "none":
-		return &uncompressed.Codec{}, nil
+		return uncompressedCodec, nil
 	}
 	return nil, fmt.Errorf("%w: %q", ErrUnknownCodec, name)
 }

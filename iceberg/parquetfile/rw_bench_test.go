@@ -291,3 +291,27 @@ func BenchmarkScanSkipRowGroups(b *testing.B) {
 		reportRows(b, benchRows)
 	})
 }
+
+// BenchmarkWriteOneRow writes a file of a single row, as a one-row INSERT
+// does: the per-file cost (codec set-up, footer) dominates.
+func BenchmarkWriteOneRow(b *testing.B) {
+	rec := benchRecord(b)
+	defer rec.Release()
+	row := rec.NewSlice(0, 1)
+	defer row.Release()
+	var buf bytes.Buffer
+	b.ReportAllocs()
+	for b.Loop() {
+		buf.Reset()
+		w, err := NewWriter(&buf, benchSchema(), WriterOptions{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := w.Write(row); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := w.Close(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
