@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math/bits"
+	"sync"
 
 	"github.com/klauspost/compress/snappy"
 	"github.com/klauspost/compress/zstd"
@@ -29,16 +30,18 @@ type bodyChecker struct {
 	out    []byte
 }
 
-var zstdChecker, _ = zstd.NewReader(nil, zstd.WithDecodeAllCapLimit(true), zstd.WithDecoderConcurrency(0))
-
-// check checks the body of the data page h.
+// check checks the body of the page h.
 func (b *bodyChecker) check(r io.ReaderAt, pos int64, h *format.PageHeader) error {
-	if h.Type != format.DataPage && h.Type != format.DataPageV2 {
+	if h.Type != format.DataPage && h.Type != format.DataPageV2 && h.Type != format.DictionaryPage {
 		return nil
 	}
 	b.raw = sized(b.raw, int(h.CompressedPageSize))
 	if _, err := r.ReadAt(b.raw, pos); err != nil && err != io.EOF {
 		return fmt.Errorf("reading page: %w", err)
+	}
+	if h.Type == format.DictionaryPage {
+		_, err := b.decompress(b.raw, int(h.UncompressedPageSize))
+		return err
 	}
 	if h.Type == format.DataPage {
 		v := &h.DataPageHeader.V
@@ -85,12 +88,13 @@ func (b *bodyChecker) check(r io.ReaderAt, pos int64, h *format.PageHeader) erro
 	return checkValues(data, v.Encoding, n)
 }
 
-// decompress decodes src, failing when it holds more than size bytes.
+// decompress decodes src, which must hold exactly size bytes (parquet-go
+// allocates that size before decoding). Output is grown as it is
+// produced, never sized from a claim.
 func (b *bodyChecker) decompress(src []byte, size int) ([]byte, error) {
 	if size < 0 {
 		return nil, fmt.Errorf("negative uncompressed size %d", size)
 	}
-	b.out = sized(b.out, size)
 	var (
 		out []byte
 		err error
@@ -103,14 +107,19 @@ func (b *bodyChecker) decompress(src []byte, size int) ([]byte, error) {
 		if derr != nil {
 			return nil, fmt.Errorf("snappy: %w", derr)
 		}
-		if n > size {
-			return nil, fmt.Errorf("snappy block of %d bytes in a page of %d", n, size)
+		// A snappy copy element yields at most 64 bytes from 2.
+		if n != size || n > 32*len(src)+64 {
+			return nil, fmt.Errorf("snappy block of %d bytes (%d compressed) in a page of %d", n, len(src), size)
 		}
-		out, err = snappy.Decode(b.out[:size], src)
+		b.out = sized(b.out, n)
+		out, err = snappy.Decode(b.out, src)
 	case format.Zstd:
-		out, err = zstdChecker.DecodeAll(src, b.out[:0:size])
+		out, err = unzstdAtMost(b.out[:0], src, size)
 	case format.Gzip:
-		out, err = gunzipAtMost(b.out[:0], src, size)
+		var z io.Reader
+		if z, err = gzip.NewReader(bytes.NewReader(src)); err == nil {
+			out, err = readAtMost(b.out[:0], z, size)
+		}
 	default:
 		// Other codecs are left to parquet-go, with the size checked after.
 		out, err = parquet.LookupCompressionCodec(b.codec).Decode(b.out[:0], src)
@@ -118,22 +127,44 @@ func (b *bodyChecker) decompress(src []byte, size int) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("decompressing page: %w", err)
 	}
-	if len(out) > size {
-		return nil, fmt.Errorf("page decompresses to more than its %d bytes", size)
+	if cap(out) > cap(b.out) && cap(out) <= 4<<20 {
+		b.out = out[:0] // keep page-sized buffers for the next page
+	}
+	if len(out) != size {
+		return nil, fmt.Errorf("page decompresses to %d bytes, header says %d", len(out), size)
 	}
 	return out, nil
 }
 
-func gunzipAtMost(dst, src []byte, size int) ([]byte, error) {
-	z, err := gzip.NewReader(bytes.NewReader(src))
-	if err != nil {
-		return nil, err
-	}
+// readAtMost appends r's bytes to dst, stopping one past size.
+func readAtMost(dst []byte, r io.Reader, size int) ([]byte, error) {
 	buf := bytes.NewBuffer(dst)
-	if _, err := io.Copy(buf, io.LimitReader(z, int64(size)+1)); err != nil {
+	_, err := io.Copy(buf, io.LimitReader(r, int64(size)+1))
+	return buf.Bytes(), err
+}
+
+// zstdDecoders are streaming decoders with the window capped, so a frame
+// header cannot size a decoder's history beyond a page.
+var zstdDecoders = sync.Pool{New: func() any {
+	d, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxWindow(maxPageBytes), zstd.WithDecoderLowmem(true))
+	if err != nil {
+		return err
+	}
+	return d
+}}
+
+// unzstdAtMost appends the frames of src to dst, stopping one past size.
+func unzstdAtMost(dst, src []byte, size int) ([]byte, error) {
+	v := zstdDecoders.Get()
+	d, ok := v.(*zstd.Decoder)
+	if !ok {
+		return nil, v.(error)
+	}
+	defer zstdDecoders.Put(d)
+	if err := d.Reset(bytes.NewReader(src)); err != nil {
 		return nil, err
 	}
-	return buf.Bytes(), nil
+	return readAtMost(dst, d, size)
 }
 
 func levelWidth(max byte) uint { return uint(bits.Len8(max)) }

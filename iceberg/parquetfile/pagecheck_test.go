@@ -194,3 +194,41 @@ func TestCheckRuns(t *testing.T) {
 		})
 	}
 }
+
+func TestCorruptFooterIsRejectedWithoutHugeAllocation(t *testing.T) {
+	frame := func(footer []byte) []byte {
+		out := append([]byte("PAR1"), footer...)
+		out = binary.LittleEndian.AppendUint32(out, uint32(len(footer)))
+		return append(out, "PAR1"...)
+	}
+	s := iceberg.MustSchema(1, opt(1, "x", iceberg.LongType{}))
+	rec := randomRecord(s, 10, 1)
+	defer rec.Release()
+	valid, _ := writeFile(t, s, WriterOptions{}, rec)
+	longFooter := append([]byte{}, valid...)
+	binary.LittleEndian.PutUint32(longFooter[len(longFooter)-8:], 1<<31-1)
+	// Field 1 (delta form, type list) holding a list of i32 that claims
+	// two billion elements.
+	hugeList := binary.AppendUvarint([]byte{0x19, 0xF5}, 1<<31-1)
+	deep := bytes.Repeat([]byte{0x1C}, 100000) // struct in struct ...
+	cases := []struct {
+		name string
+		data []byte
+	}{
+		{"footer length past the file", longFooter},
+		{"list of two billion elements", frame(append(hugeList, 0, 0))},
+		{"structs nested 100000 deep", frame(deep)},
+		{"unknown thrift type", frame([]byte{0x1D, 0})},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			err, alloc := readCorrupt(t, tc.data)
+			if !errors.Is(err, iceberg.ErrInvalidDataFile) {
+				t.Fatalf("err = %v, want ErrInvalidDataFile", err)
+			}
+			if alloc > 64<<20 {
+				t.Fatalf("allocated %d bytes", alloc)
+			}
+		})
+	}
+}

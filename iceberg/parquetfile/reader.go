@@ -33,6 +33,10 @@ func Open(r io.ReaderAt, size int64) (rd *Reader, err error) {
 			rd, err = nil, corrupt("malformed parquet footer: %v", p)
 		}
 	}()
+	// parquet-go sizes allocations from footer fields; check them first.
+	if err := checkFooter(r, size); err != nil {
+		return nil, corrupt("%v", err)
+	}
 	f, err := parquet.OpenFile(r, size, parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true), parquet.ReadBufferSize(1<<20))
 	if err != nil {
 		return nil, corrupt("%v", err)
