@@ -3,6 +3,7 @@ package parquetfile
 import (
 	"fmt"
 	"io"
+	"sync"
 
 	"github.com/icesql/icesql/iceberg"
 	"github.com/parquet-go/parquet-go"
@@ -151,6 +152,36 @@ func (r *Reader) checkChunk(group int, col *parquet.Column) error {
 	bc := &bodyChecker{codec: m.Codec, maxDef: byte(col.MaxDefinitionLevel()), maxRep: byte(col.MaxRepetitionLevel())}
 	if err := checkChunkPages(r.src, m, bc); err != nil {
 		return corrupt("row group %d column %q: %v", group, col.Name(), err)
+	}
+	return nil
+}
+
+// checkChunks checks the chunks of cols in row group group, up to
+// workers at a time (the checks decompress every page).
+func (r *Reader) checkChunks(group int, cols []*parquet.Column, workers int) error {
+	if workers <= 1 || len(cols) <= 1 {
+		for _, c := range cols {
+			if err := r.checkChunk(group, c); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	errs := make([]error, len(cols))
+	sem := make(chan struct{}, workers)
+	var wg sync.WaitGroup
+	for i, c := range cols {
+		sem <- struct{}{}
+		wg.Go(func() {
+			defer func() { <-sem }()
+			errs[i] = r.checkChunk(group, c)
+		})
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
 	}
 	return nil
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/icesql/icesql/iceberg"
 	"github.com/icesql/icesql/iceberg/arrowschema"
+	"github.com/parquet-go/parquet-go"
 )
 
 // PosFieldID and PosFieldName identify the row-position metadata column
@@ -222,23 +223,27 @@ func (rr *RecordReader) loadNextRowGroup() error {
 		first += prev.NumRows()
 	}
 	chunks := g.ColumnChunks()
+	var unchecked []*parquet.Column // flat columns prefetchRowGroup checked are left out
+	for _, f := range rr.flat {
+		if f != nil && f.ahead == nil {
+			unchecked = append(unchecked, f.leaf.col)
+		}
+	}
+	for _, l := range rr.chunked {
+		unchecked = append(unchecked, l.col)
+	}
+	if err := rr.r.checkChunks(i, unchecked, rr.opts.Concurrency); err != nil {
+		return err
+	}
 	for _, f := range rr.flat {
 		if f == nil {
 			continue
-		}
-		if f.ahead == nil { // else checked by prefetchRowGroup
-			if err := rr.r.checkChunk(i, f.leaf.col); err != nil {
-				return err
-			}
 		}
 		if err := f.open(chunks[f.leaf.col.Index()], g.NumRows()); err != nil {
 			return err
 		}
 	}
 	for _, l := range rr.chunked {
-		if err := rr.r.checkChunk(i, l.col); err != nil {
-			return err
-		}
 		if err := l.chunk.load(chunks[l.col.Index()], byte(l.col.MaxDefinitionLevel()), byte(l.col.MaxRepetitionLevel())); err != nil {
 			return err
 		}
@@ -329,12 +334,18 @@ func (rr *RecordReader) prefetchRowGroup() error {
 	}
 	g := groups[rr.ahead]
 	chunks := g.ColumnChunks()
+	var cols []*parquet.Column
+	for _, f := range rr.flat {
+		if f != nil {
+			cols = append(cols, f.leaf.col)
+		}
+	}
+	if err := rr.r.checkChunks(rr.ahead, cols, rr.opts.Concurrency); err != nil {
+		return err
+	}
 	for _, f := range rr.flat {
 		if f == nil {
 			continue
-		}
-		if err := rr.r.checkChunk(rr.ahead, f.leaf.col); err != nil {
-			return err
 		}
 		if err := f.prefetchNext(chunks[f.leaf.col.Index()], g.NumRows()); err != nil {
 			return err
