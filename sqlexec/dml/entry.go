@@ -22,15 +22,10 @@ func (r *Runner) Delete(ctx context.Context, w *parser.TiDBStmt, del *ast.Delete
 	if err != nil {
 		return 0, err
 	}
-	t, err := r.Load(ctx, ref)
+	tt, err := r.loadTarget(ctx, ref)
 	if err != nil {
 		return 0, err
 	}
-	tt, err := newTargetTable(t)
-	if err != nil {
-		return 0, err
-	}
-	tt.manifests = r.Manifests
 	if tt.snap == nil {
 		return 0, nil
 	}
@@ -103,15 +98,10 @@ func (r *Runner) Update(ctx context.Context, w *parser.TiDBStmt, upd *ast.Update
 	if err != nil {
 		return 0, err
 	}
-	t, err := r.Load(ctx, ref)
+	tt, err := r.loadTarget(ctx, ref)
 	if err != nil {
 		return 0, err
 	}
-	tt, err := newTargetTable(t)
-	if err != nil {
-		return 0, err
-	}
-	tt.manifests = r.Manifests
 	q, err := r.updateQuery(ctx, tt, upd, tn, w.Refs)
 	if err != nil {
 		return 0, err
@@ -129,18 +119,23 @@ func (r *Runner) Merge(ctx context.Context, st *parser.MergeStmt) (int64, error)
 	if err != nil {
 		return 0, err
 	}
-	t, err := r.Load(ctx, st.Target)
+	tt, err := r.loadTarget(ctx, st.Target)
 	if err != nil {
 		return 0, err
 	}
-	tt, err := newTargetTable(t)
-	if err != nil {
-		return 0, err
-	}
-	tt.manifests = r.Manifests
 	q, err := r.mergeQuery(ctx, tt, st, ms)
 	if err != nil {
 		return 0, err
 	}
 	return r.run(ctx, KindMerge, tt, q, r.mergeConflictFilter(ctx, tt, st, ms))
+}
+
+// loadTarget loads the statement's target table for reading with file and
+// position columns, sharing the runner's manifest cache.
+func (r *Runner) loadTarget(ctx context.Context, ref *parser.TableRef) (*targetTable, error) {
+	t, err := r.Load(ctx, ref)
+	if err != nil {
+		return nil, err
+	}
+	return newTargetTable(t, r.Manifests)
 }

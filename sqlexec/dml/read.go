@@ -14,7 +14,7 @@ import (
 // position and equality deletes applied, in the table's columns. The
 // caller releases the records.
 func ReadTable(ctx context.Context, t *table.Table) ([]arrow.RecordBatch, error) {
-	tt, err := newTargetTable(t)
+	tt, err := newTargetTable(t, nil)
 	if err != nil {
 		return nil, err
 	}

@@ -46,7 +46,7 @@ type targetTable struct {
 
 var _ planner.Table = (*targetTable)(nil)
 
-func newTargetTable(t *table.Table) (*targetTable, error) {
+func newTargetTable(t *table.Table, manifests *scan.ManifestCache) (*targetTable, error) {
 	meta := t.Metadata()
 	schema := meta.CurrentSchema()
 	cols, err := arrowschema.ToArrow(schema)
@@ -56,7 +56,7 @@ func newTargetTable(t *table.Table) (*targetTable, error) {
 	fields := append(append([]arrow.Field(nil), cols.Fields()...),
 		arrow.Field{Name: FileColumn, Type: arrow.BinaryTypes.String},
 		arrow.Field{Name: PosColumn, Type: arrow.PrimitiveTypes.Int64})
-	return &targetTable{t: t, snap: meta.CurrentSnapshot(), schema: schema, cols: cols,
+	return &targetTable{t: t, snap: meta.CurrentSnapshot(), schema: schema, cols: cols, manifests: manifests,
 		full: arrow.NewSchema(fields, nil), tasks: map[string]scan.FileScanTask{}}, nil
 }
 
