@@ -122,18 +122,7 @@ func jsonValue(a arrow.Array, i int) (any, error) {
 			obj[fmt.Sprint(k)] = v
 		}
 		return obj, nil
-	case *array.List:
-		start, end := x.ValueOffsets(i)
-		out := make([]any, 0, end-start)
-		for j := int(start); j < int(end); j++ {
-			v, err := jsonValue(x.ListValues(), j)
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, v)
-		}
-		return out, nil
-	case *array.LargeList:
+	case array.ListLike: // list, large list (maps are handled above)
 		start, end := x.ValueOffsets(i)
 		out := make([]any, 0, end-start)
 		for j := int(start); j < int(end); j++ {
