@@ -31,6 +31,9 @@ type chunkData struct {
 	// dictionary).
 	page parquet.Page
 	idx  []int32
+	// Set for pages decoded by directChunk: the buffers they own (the
+	// slices above may alias them), reused when the page is recycled.
+	bufs *pageBufs
 }
 
 func (c *chunkData) reset(kind parquet.Kind, maxDef, maxRep byte, width int) {

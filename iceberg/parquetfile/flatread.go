@@ -30,7 +30,7 @@ type flatReader struct {
 
 // open starts the column chunk of a new row group of rows rows, taking
 // over the queue started by prefetchNext when there is one.
-func (f *flatReader) open(cc parquet.ColumnChunk, rows int64) error {
+func (f *flatReader) open(ref chunkRef, rows int64) error {
 	ahead := f.ahead
 	f.ahead = nil
 	f.close()
@@ -38,10 +38,10 @@ func (f *flatReader) open(cc parquet.ColumnChunk, rows int64) error {
 		f.q = ahead
 		f.q.limit.Store(f.limit)
 	} else {
-		if err := checkFixedLength(cc); err != nil {
+		if err := checkFixedLength(ref.cc); err != nil {
 			return err
 		}
-		f.q = newPageQueue(cc, f.leaf, f.node, rows, f.limit)
+		f.q = newPageQueue(ref, f.leaf, f.node, rows, f.limit)
 	}
 	f.leaf.chunk.n, f.pos, f.vpos = 0, 0, 0
 	f.leaf.chunk.maxDef = byte(f.leaf.col.MaxDefinitionLevel())
@@ -50,12 +50,12 @@ func (f *flatReader) open(cc parquet.ColumnChunk, rows int64) error {
 
 // prefetchNext queues the chunk of the row group that follows the current
 // one, so workers can decode its first pages before open takes it over.
-func (f *flatReader) prefetchNext(cc parquet.ColumnChunk, rows int64) error {
-	if err := checkFixedLength(cc); err != nil {
+func (f *flatReader) prefetchNext(ref chunkRef, rows int64) error {
+	if err := checkFixedLength(ref.cc); err != nil {
 		return err
 	}
 	// One page each: enough to start the row group without a stall.
-	f.ahead = newPageQueue(cc, f.leaf, f.node, rows, 1)
+	f.ahead = newPageQueue(ref, f.leaf, f.node, rows, 1)
 	return nil
 }
 

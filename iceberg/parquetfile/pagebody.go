@@ -88,10 +88,31 @@ func (b *bodyChecker) check(r io.ReaderAt, pos int64, h *format.PageHeader) erro
 	return checkValues(data, v.Encoding, n)
 }
 
-// decompress decodes src, which must hold exactly size bytes (parquet-go
-// allocates that size before decoding). Output is grown as it is
-// produced, never sized from a claim.
+// decompress decodes src, which must hold exactly size bytes, into the
+// checker's reused buffer.
 func (b *bodyChecker) decompress(src []byte, size int) ([]byte, error) {
+	out, err := decompressPage(b.codec, b.out[:0], src, size)
+	if cap(out) > cap(b.out) && cap(out) <= 4<<20 {
+		b.out = out[:0] // keep page-sized buffers for the next page
+	}
+	return out, err
+}
+
+// eagerRatio bounds the output buffer sized up front from a page's
+// declared size: at most this many times the compressed bytes (or
+// eagerBytes). Larger claims are decoded into a buffer grown as output
+// is produced, so a header cannot make the reader allocate more than its
+// bytes back.
+const (
+	eagerRatio = 64
+	eagerBytes = 4 << 20
+)
+
+// decompressPage decodes src, which must hold exactly size bytes, into
+// dst's storage (grown when too small). The output never passes size:
+// decoding stops one byte past it, which also stops decompression bombs
+// and frames that claim more than the page.
+func decompressPage(codec format.CompressionCodec, dst, src []byte, size int) ([]byte, error) {
 	if size < 0 {
 		return nil, fmt.Errorf("negative uncompressed size %d", size)
 	}
@@ -99,8 +120,11 @@ func (b *bodyChecker) decompress(src []byte, size int) ([]byte, error) {
 		out []byte
 		err error
 	)
-	switch b.codec {
+	switch codec {
 	case format.Uncompressed:
+		if len(src) != size {
+			return nil, fmt.Errorf("uncompressed page of %d bytes, header says %d", len(src), size)
+		}
 		return src, nil
 	case format.Snappy:
 		n, derr := snappy.DecodedLen(src)
@@ -111,24 +135,24 @@ func (b *bodyChecker) decompress(src []byte, size int) ([]byte, error) {
 		if n != size || n > 32*len(src)+64 {
 			return nil, fmt.Errorf("snappy block of %d bytes (%d compressed) in a page of %d", n, len(src), size)
 		}
-		b.out = sized(b.out, n)
-		out, err = snappy.Decode(b.out, src)
+		out, err = snappy.Decode(sized(dst, n), src)
 	case format.Zstd:
-		out, err = unzstdAtMost(b.out[:0], src, size)
+		if size <= max(eagerBytes, eagerRatio*len(src)) {
+			out, err = unzstdInto(sized(dst, size)[:0], src)
+		} else {
+			out, err = unzstdAtMost(dst[:0], src, size)
+		}
 	case format.Gzip:
 		var z io.Reader
 		if z, err = gzip.NewReader(bytes.NewReader(src)); err == nil {
-			out, err = readAtMost(b.out[:0], z, size)
+			out, err = readAtMost(dst[:0], z, size)
 		}
 	default:
 		// Other codecs are left to parquet-go, with the size checked after.
-		out, err = parquet.LookupCompressionCodec(b.codec).Decode(b.out[:0], src)
+		out, err = parquet.LookupCompressionCodec(codec).Decode(dst[:0], src)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("decompressing page: %w", err)
-	}
-	if cap(out) > cap(b.out) && cap(out) <= 4<<20 {
-		b.out = out[:0] // keep page-sized buffers for the next page
 	}
 	if len(out) != size {
 		return nil, fmt.Errorf("page decompresses to %d bytes, header says %d", len(out), size)
@@ -152,6 +176,29 @@ var zstdDecoders = sync.Pool{New: func() any {
 	}
 	return d
 }}
+
+// zstdBlockDecoders decode whole frames into a caller's buffer and never
+// past its capacity (WithDecodeAllCapLimit), the window capped as for
+// zstdDecoders.
+var zstdBlockDecoders = sync.Pool{New: func() any {
+	d, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxWindow(maxPageBytes), zstd.WithDecodeAllCapLimit(true))
+	if err != nil {
+		return err
+	}
+	return d
+}}
+
+// unzstdInto decodes the frames of src into dst, whose capacity is the
+// page's size: output past it is an error, not a reallocation.
+func unzstdInto(dst, src []byte) ([]byte, error) {
+	v := zstdBlockDecoders.Get()
+	d, ok := v.(*zstd.Decoder)
+	if !ok {
+		return nil, v.(error)
+	}
+	defer zstdBlockDecoders.Put(d)
+	return d.DecodeAll(src, dst[:0])
+}
 
 // unzstdAtMost appends the frames of src to dst, stopping one past size.
 func unzstdAtMost(dst, src []byte, size int) ([]byte, error) {

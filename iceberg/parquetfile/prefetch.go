@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 
 	"github.com/parquet-go/parquet-go"
+	"github.com/parquet-go/parquet-go/format"
 )
 
 // pageReadAhead is how many decoded pages a column may hold beyond the one
@@ -34,9 +35,11 @@ type pageQueue struct {
 	node   *rnode
 	maxDef byte
 
-	// decode serializes use of pages (one page is read at a time).
+	// decode serializes use of src (one page is read at a time).
 	decode    sync.Mutex
-	pages     parquet.Pages
+	ref       chunkRef
+	src       pageSource
+	entries   int64 // the chunk's entries
 	remaining int64 // entries not yet decoded: the chunk stops there
 	closed    bool
 
@@ -57,12 +60,34 @@ type decodedPage struct {
 // so workers pass the queue by.
 const queueDone = 1 << 20
 
-// newPageQueue starts the chunk cc holding entries entries (the row
+// chunkRef names a column chunk of an open file.
+type chunkRef struct {
+	r     *Reader
+	group int
+	cc    parquet.ColumnChunk
+}
+
+func (c chunkRef) meta() *format.ColumnMetaData {
+	return &c.r.file.Metadata().RowGroups[c.group].Columns[c.cc.Column()].MetaData
+}
+
+// pageSource yields the decoded data pages of one flat column chunk.
+type pageSource interface {
+	next(c *chunkData) error // io.EOF after the last page
+	close()
+}
+
+// newPageQueue starts the chunk ref holding entries entries (the row
 // group's rows: a flat column has one entry per row).
 // Workers fill it up to limit pages.
-func newPageQueue(cc parquet.ColumnChunk, leaf *rleaf, node *rnode, entries int64, limit int32) *pageQueue {
+func newPageQueue(ref chunkRef, leaf *rleaf, node *rnode, entries int64, limit int32) *pageQueue {
 	q := &pageQueue{leaf: leaf, node: node, maxDef: byte(leaf.col.MaxDefinitionLevel()),
-		pages: cc.Pages(), remaining: entries}
+		ref: ref, entries: entries, remaining: entries}
+	if directReadable(ref.meta()) {
+		q.src = newDirectChunk(ref, leaf, node)
+	} else {
+		q.src = &goPages{ref: ref, leaf: leaf, node: node, maxDef: q.maxDef}
+	}
 	q.limit.Store(limit)
 	return q
 }
@@ -82,7 +107,14 @@ func (q *pageQueue) decodeNext() bool {
 		c = new(chunkData)
 	}
 	q.mu.Unlock()
-	err := decodeFlatPage(q.pages, c, q.leaf, q.node, q.maxDef)
+	err := q.src.next(c)
+	if errors.Is(err, errNotDirect) {
+		// A page the direct decoder does not know: parquet-go reads the
+		// rest of the chunk, skipping the entries already decoded.
+		q.src.close()
+		q.src = &goPages{ref: q.ref, leaf: q.leaf, node: q.node, maxDef: q.maxDef, skip: q.entries - q.remaining}
+		err = q.src.next(c)
+	}
 	if err == nil {
 		q.remaining -= int64(c.n)
 	} else {
@@ -164,7 +196,7 @@ func (q *pageQueue) close() {
 		return
 	}
 	q.closed = true
-	q.pages.Close()
+	q.src.close()
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	for _, d := range q.ready {
@@ -302,6 +334,52 @@ func firstFree(qs []*pageQueue, least int32) *pageQueue {
 func (p *decodePool) close() {
 	close(p.stop)
 	p.wg.Wait()
+}
+
+// goPages reads a flat column chunk through parquet-go's page reader,
+// for encodings directChunk does not decode. The chunk's pages are
+// checked first (parquet-go sizes allocations from their headers and
+// runs); skip entries are read and dropped.
+type goPages struct {
+	ref    chunkRef
+	leaf   *rleaf
+	node   *rnode
+	maxDef byte
+	pages  parquet.Pages
+	skip   int64
+}
+
+func (g *goPages) next(c *chunkData) error {
+	if g.pages == nil {
+		if err := g.ref.r.checkChunk(g.ref.group, g.leaf.col); err != nil {
+			return err
+		}
+		g.pages = g.ref.cc.Pages()
+	}
+	if c.bufs != nil {
+		// Decoded directly before: its slices may alias a dictionary
+		// still in use, which appending here would overwrite.
+		*c = chunkData{}
+	}
+	for {
+		if err := decodeFlatPage(g.pages, c, g.leaf, g.node, g.maxDef); err != nil {
+			return err
+		}
+		if g.skip <= 0 {
+			return nil
+		}
+		g.skip -= int64(c.n)
+		c.releasePage()
+		if g.skip < 0 {
+			return corrupt("column %q: pages differ between readings", g.leaf.col.Name())
+		}
+	}
+}
+
+func (g *goPages) close() {
+	if g.pages != nil {
+		g.pages.Close()
+	}
 }
 
 // decodeFlatPage reads the next page of a flat column into c.

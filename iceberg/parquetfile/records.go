@@ -223,12 +223,8 @@ func (rr *RecordReader) loadNextRowGroup() error {
 		first += prev.NumRows()
 	}
 	chunks := g.ColumnChunks()
-	var unchecked []*parquet.Column // flat columns prefetchRowGroup checked are left out
-	for _, f := range rr.flat {
-		if f != nil && f.ahead == nil {
-			unchecked = append(unchecked, f.leaf.col)
-		}
-	}
+	// Flat columns check their pages as they decode them.
+	var unchecked []*parquet.Column
 	for _, l := range rr.chunked {
 		unchecked = append(unchecked, l.col)
 	}
@@ -239,7 +235,7 @@ func (rr *RecordReader) loadNextRowGroup() error {
 		if f == nil {
 			continue
 		}
-		if err := f.open(chunks[f.leaf.col.Index()], g.NumRows()); err != nil {
+		if err := f.open(chunkRef{r: rr.r, group: i, cc: chunks[f.leaf.col.Index()]}, g.NumRows()); err != nil {
 			return err
 		}
 	}
@@ -334,20 +330,12 @@ func (rr *RecordReader) prefetchRowGroup() error {
 	}
 	g := groups[rr.ahead]
 	chunks := g.ColumnChunks()
-	var cols []*parquet.Column
-	for _, f := range rr.flat {
-		if f != nil {
-			cols = append(cols, f.leaf.col)
-		}
-	}
-	if err := rr.r.checkChunks(rr.ahead, cols, rr.opts.Concurrency); err != nil {
-		return err
-	}
 	for _, f := range rr.flat {
 		if f == nil {
 			continue
 		}
-		if err := f.prefetchNext(chunks[f.leaf.col.Index()], g.NumRows()); err != nil {
+		ref := chunkRef{r: rr.r, group: rr.ahead, cc: chunks[f.leaf.col.Index()]}
+		if err := f.prefetchNext(ref, g.NumRows()); err != nil {
 			return err
 		}
 	}

@@ -1,0 +1,198 @@
+package parquetfile
+
+import (
+	"encoding/binary"
+	"fmt"
+
+	"github.com/parquet-go/parquet-go"
+	"github.com/parquet-go/parquet-go/deprecated"
+)
+
+// pageBufs are the buffers a directly decoded page owns: the page's raw
+// and decompressed bytes and whatever its values were decoded into.
+type pageBufs struct {
+	raw  []byte
+	body []byte
+	def  []byte
+	idx  []int32
+	off  []int32
+	bin  []byte
+	b    []bool
+	i32  []int32
+	i64  []int64
+	f32  []float32
+	f64  []float64
+}
+
+// resetDirect starts a page decoded by directChunk, keeping the buffers
+// of the page c held before.
+func (c *chunkData) resetDirect(kind parquet.Kind, maxDef byte, width int, bind bool) {
+	b := c.bufs
+	if b == nil {
+		b = new(pageBufs)
+	}
+	*c = chunkData{kind: kind, maxDef: maxDef, width: width, bufs: b}
+}
+
+// appendPlainValues decodes n PLAIN values. With bind, fixed-width values
+// stay in src (which the page owns) instead of being copied; byte arrays
+// are always compacted in place in src.
+func (c *chunkData) appendPlainValues(src []byte, n int, bind bool) error {
+	b := c.bufs
+	need := func(size int) error {
+		if int64(n)*int64(size) > int64(len(src)) {
+			return fmt.Errorf("%d values of %d bytes in %d bytes", n, size, len(src))
+		}
+		return nil
+	}
+	switch c.kind {
+	case parquet.Boolean:
+		if int64(n) > 8*int64(len(src)) {
+			return fmt.Errorf("%d booleans in %d bytes", n, len(src))
+		}
+		b.b = grow(b.b[:0], n)
+		for i := range b.b {
+			b.b[i] = src[i>>3]>>(i&7)&1 == 1
+		}
+		c.b = b.b
+	case parquet.Int32:
+		if err := need(4); err != nil {
+			return err
+		}
+		c.i32 = plainFixed(&b.i32, src[:4*n], n, bind)
+	case parquet.Int64:
+		if err := need(8); err != nil {
+			return err
+		}
+		c.i64 = plainFixed(&b.i64, src[:8*n], n, bind)
+	case parquet.Float:
+		if err := need(4); err != nil {
+			return err
+		}
+		c.f32 = plainFixed(&b.f32, src[:4*n], n, bind)
+	case parquet.Double:
+		if err := need(8); err != nil {
+			return err
+		}
+		c.f64 = plainFixed(&b.f64, src[:8*n], n, bind)
+	case parquet.Int96:
+		if err := need(12); err != nil {
+			return err
+		}
+		b.i64 = grow(b.i64[:0], n)
+		for i := range b.i64 {
+			v := src[12*i:]
+			b.i64[i] = int96Micros(deprecated.Int96{binary.LittleEndian.Uint32(v), binary.LittleEndian.Uint32(v[4:]), binary.LittleEndian.Uint32(v[8:])})
+		}
+		c.i64 = b.i64
+	case parquet.FixedLenByteArray:
+		if err := need(c.width); err != nil {
+			return err
+		}
+		b.bin = append(b.bin[:0], src[:n*c.width]...)
+		c.bin = b.bin
+	case parquet.ByteArray:
+		bin, off, err := compactByteArrays(src, n, b.off)
+		if err != nil {
+			return err
+		}
+		b.off = off
+		c.bin, c.off = bin, off
+	default:
+		return fmt.Errorf("unsupported physical type %v", c.kind)
+	}
+	return nil
+}
+
+// plainFixed returns the n little-endian values in src: a view of src
+// with bind, else a copy in *buf.
+func plainFixed[T int32 | int64 | float32 | float64](buf *[]T, src []byte, n int, bind bool) []T {
+	if n == 0 {
+		return nil
+	}
+	view := bytesAs[T](src)[:n]
+	if bind {
+		return view
+	}
+	*buf = append((*buf)[:0], view...)
+	return *buf
+}
+
+// compactByteArrays decodes n PLAIN byte arrays (each behind a 4-byte
+// length) by moving their bytes together at the front of src, and returns
+// those bytes and the n+1 offsets of the values in them (in off's storage).
+func compactByteArrays(src []byte, n int, off []int32) ([]byte, []int32, error) {
+	// Each value takes at least its 4-byte length.
+	if int64(n)*4 > int64(len(src)) {
+		return nil, nil, fmt.Errorf("%d byte arrays in %d bytes", n, len(src))
+	}
+	off = grow(off[:0], n+1)
+	off[0] = 0
+	w, r := 0, 0
+	for i := range n {
+		if len(src)-r < 4 {
+			return nil, nil, fmt.Errorf("byte array %d truncated", i)
+		}
+		l := uint64(binary.LittleEndian.Uint32(src[r:]))
+		r += 4
+		if l > uint64(len(src)-r) {
+			return nil, nil, fmt.Errorf("byte array of %d bytes with %d left", l, len(src)-r)
+		}
+		w += copy(src[w:], src[r:r+int(l)])
+		r += int(l)
+		off[i+1] = int32(w)
+	}
+	return src[:w], off, nil
+}
+
+// bindDictionary points c at the dictionary's values, read through idx.
+func (c *chunkData) bindDictionary(dict *chunkData, idx []int32) {
+	c.idx = idx
+	c.i32, c.i64, c.f32, c.f64 = dict.i32, dict.i64, dict.f32, dict.f64
+	c.bin, c.off = dict.bin, dict.off
+}
+
+// appendFromDictionary copies the dictionary values idx names into c's
+// own buffers (indexes are checked by decodeIndexes).
+func (c *chunkData) appendFromDictionary(dict *chunkData, idx []int32) {
+	b := c.bufs
+	switch c.kind {
+	case parquet.Boolean:
+		b.b = gatherInto(b.b, dict.b, idx)
+		c.b = b.b
+	case parquet.Int32:
+		b.i32 = gatherInto(b.i32, dict.i32, idx)
+		c.i32 = b.i32
+	case parquet.Int64, parquet.Int96:
+		b.i64 = gatherInto(b.i64, dict.i64, idx)
+		c.i64 = b.i64
+	case parquet.Float:
+		b.f32 = gatherInto(b.f32, dict.f32, idx)
+		c.f32 = b.f32
+	case parquet.Double:
+		b.f64 = gatherInto(b.f64, dict.f64, idx)
+		c.f64 = b.f64
+	case parquet.ByteArray:
+		b.bin, b.off = b.bin[:0], append(b.off[:0], 0)
+		for _, x := range idx {
+			b.bin = append(b.bin, dict.bin[dict.off[x]:dict.off[x+1]]...)
+			b.off = append(b.off, int32(len(b.bin)))
+		}
+		c.bin, c.off = b.bin, b.off
+	case parquet.FixedLenByteArray:
+		w := c.width
+		b.bin = b.bin[:0]
+		for _, x := range idx {
+			b.bin = append(b.bin, dict.bin[int(x)*w:int(x+1)*w]...)
+		}
+		c.bin = b.bin
+	}
+}
+
+func gatherInto[T any](dst, dict []T, idx []int32) []T {
+	dst = grow(dst[:0], len(idx))
+	for i, x := range idx {
+		dst[i] = dict[x]
+	}
+	return dst
+}
