@@ -74,49 +74,62 @@ func newDirectChunk(ref chunkRef, leaf *rleaf, node *rnode) *directChunk {
 
 func (d *directChunk) close() {}
 
-// next decodes the chunk's next data page into c; io.EOF at the end.
-func (d *directChunk) next(c *chunkData) error {
+// claim reads the chunk's next data page into c (decoding a dictionary
+// page on the way) and returns its entries; io.EOF at the end.
+func (d *directChunk) claim(c *chunkData) (int, error) {
 	if d.err != nil {
-		return d.err
+		return 0, d.err
 	}
 	for d.pos < d.end {
 		at := d.pos
 		h, n, err := readPageHeader(d.src, at, d.end, &d.hdr)
 		if err != nil {
-			return d.corrupt(at, err)
+			return 0, d.corrupt(at, err)
 		}
 		body := at + int64(n)
 		if err := checkPageHeader(h, d.end-body, d.meta); err != nil {
-			return d.corrupt(at, err)
+			return 0, d.corrupt(at, err)
 		}
 		d.pos = body + int64(h.CompressedPageSize)
 		switch h.Type {
 		case format.DictionaryPage:
 			if d.dict != nil || d.sawData {
-				return d.corrupt(at, errors.New("dictionary page after the chunk's first page"))
+				return 0, d.corrupt(at, errors.New("dictionary page after the chunk's first page"))
 			}
 			if err := d.readDictionary(h, body); err != nil {
-				return d.corrupt(at, err)
+				return 0, d.corrupt(at, err)
 			}
 		case format.DataPage, format.DataPageV2:
 			d.sawData = true
 			if !d.decodes(h) {
 				d.pos = at
-				return errNotDirect
+				return 0, errNotDirect
 			}
 			nv, _ := dataPageValues(h)
 			d.entries += int64(nv)
 			if d.entries > d.meta.NumValues {
-				return d.corrupt(at, fmt.Errorf("pages hold more than the chunk's %d values", d.meta.NumValues))
+				return 0, d.corrupt(at, fmt.Errorf("pages hold more than the chunk's %d values", d.meta.NumValues))
 			}
-			if err := d.readData(c, h, body); err != nil {
-				return d.corrupt(at, err)
+			c.resetDirect(d.kind, d.maxDef, d.width, d.bind)
+			raw, err := d.readRaw(c.bufs.raw, body, int(h.CompressedPageSize))
+			if err != nil {
+				return 0, d.corrupt(at, err)
 			}
-			return nil
+			c.bufs.raw, c.bufs.hdr, c.bufs.at = raw, h, at
+			return int(nv), nil
 		}
 		// Index pages and unknown page types carry no values.
 	}
-	return io.EOF
+	return 0, io.EOF
+}
+
+// decode decodes the data page claim read into c. The chunk's state it
+// reads (dictionary, kind) is fixed by the time the page is claimed.
+func (d *directChunk) decode(c *chunkData) error {
+	if err := d.readData(c, c.bufs.hdr); err != nil {
+		return d.corrupt(c.bufs.at, err)
+	}
+	return nil
 }
 
 func (d *directChunk) corrupt(at int64, err error) error {
@@ -175,16 +188,12 @@ func (d *directChunk) readDictionary(h *format.PageHeader, pos int64) error {
 	return nil
 }
 
-// readData decodes the data page h into c.
-func (d *directChunk) readData(c *chunkData, h *format.PageHeader, pos int64) error {
-	c.resetDirect(d.kind, d.maxDef, d.width, d.bind)
+// readData decodes the data page h, whose bytes are in c.bufs.raw.
+func (d *directChunk) readData(c *chunkData, h *format.PageHeader) error {
 	b := c.bufs
-	raw, err := d.readRaw(b.raw, pos, int(h.CompressedPageSize))
-	if err != nil {
-		return err
-	}
-	b.raw = raw
+	raw := b.raw
 	var (
+		err            error
 		n              int
 		levels, values []byte
 		enc            format.Encoding

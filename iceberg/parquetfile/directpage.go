@@ -6,11 +6,14 @@ import (
 
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/deprecated"
+	"github.com/parquet-go/parquet-go/format"
 )
 
 // pageBufs are the buffers a directly decoded page owns: the page's raw
 // and decompressed bytes and whatever its values were decoded into.
 type pageBufs struct {
+	hdr  *format.PageHeader // set by claim for decode
+	at   int64              // the page's offset, for errors
 	raw  []byte
 	body []byte
 	def  []byte

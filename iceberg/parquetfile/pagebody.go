@@ -138,7 +138,7 @@ func decompressPage(codec format.CompressionCodec, dst, src []byte, size int) ([
 		out, err = snappy.Decode(sized(dst, n), src)
 	case format.Zstd:
 		if size <= max(eagerBytes, eagerRatio*len(src)) {
-			out, err = unzstdInto(sized(dst, size)[:0], src)
+			out, err = unzstdInto(sized(dst, size+zstdSlack)[:0], src)
 		} else {
 			out, err = unzstdAtMost(dst[:0], src, size)
 		}
@@ -188,8 +188,13 @@ var zstdBlockDecoders = sync.Pool{New: func() any {
 	return d
 }}
 
-// unzstdInto decodes the frames of src into dst, whose capacity is the
-// page's size: output past it is an error, not a reallocation.
+// zstdSlack is room past a page's size in the output buffer: with it the
+// decoder copies in 16-byte blocks (its fast path); without, it copies
+// byte-exact. Output past the size is still caught by the size check.
+const zstdSlack = 64
+
+// unzstdInto decodes the frames of src into dst, whose capacity bounds
+// the output: past it is an error, not a reallocation.
 func unzstdInto(dst, src []byte) ([]byte, error) {
 	v := zstdBlockDecoders.Get()
 	d, ok := v.(*zstd.Decoder)
