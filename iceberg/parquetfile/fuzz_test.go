@@ -7,6 +7,8 @@ import (
 	"io"
 	"testing"
 
+	"github.com/apache/arrow-go/v18/parquet"
+	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 	"github.com/icesql/icesql/iceberg"
 )
 
@@ -19,6 +21,13 @@ func FuzzReader(f *testing.F) {
 	for _, codec := range []string{"uncompressed", "snappy"} {
 		data, _ := writeFile(f, s, WriterOptions{Compression: codec}, rec)
 		f.Add(data)
+	}
+	// Files of another writer: data page v2, dictionary and PLAIN pages,
+	// encodings read by parquet-go.
+	flat := randomRecord(flatTypesSchema(), 40, 3)
+	defer flat.Release()
+	for _, name := range []string{"v2-dict-snappy", "v1-plain-none", "v2-plain-none", "v2-delta"} {
+		f.Add(writePqarrow(f, flat, parquet.NewWriterProperties(pqarrowCases()[name]...), pqarrow.DefaultWriterProps()))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		r, err := Open(bytes.NewReader(data), int64(len(data)))

@@ -106,4 +106,3 @@ func (p *decodePool) close() {
 	close(p.stop)
 	p.wg.Wait()
 }
-
