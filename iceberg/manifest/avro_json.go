@@ -1,10 +1,10 @@
 package manifest
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"math/big"
+	"strconv"
 
 	"github.com/icesql/icesql/iceberg"
 )
@@ -18,24 +18,82 @@ type kv struct {
 	v any
 }
 
-func (o obj) MarshalJSON() ([]byte, error) {
-	var b bytes.Buffer
-	b.WriteByte('{')
-	for i, p := range o {
-		if i > 0 {
-			b.WriteByte(',')
+func (o obj) MarshalJSON() ([]byte, error) { return appendJSON(nil, o) }
+
+// appendJSON renders generated schema values without reflection: a
+// commit writes a manifest and a list, and encoding/json's reflection and
+// re-compaction of nested MarshalJSON output cost more than the files.
+func appendJSON(b []byte, v any) ([]byte, error) {
+	var err error
+	switch x := v.(type) {
+	case obj:
+		b = append(b, '{')
+		for i, p := range x {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = appendJSON(b, p.k); err != nil {
+				return nil, err
+			}
+			b = append(b, ':')
+			if b, err = appendJSON(b, p.v); err != nil {
+				return nil, err
+			}
 		}
-		k, _ := json.Marshal(p.k)
-		b.Write(k)
-		b.WriteByte(':')
-		v, err := json.Marshal(p.v)
-		if err != nil {
-			return nil, err
+		return append(b, '}'), nil
+	case []obj:
+		b = append(b, '[')
+		for i, e := range x {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = appendJSON(b, e); err != nil {
+				return nil, err
+			}
 		}
-		b.Write(v)
+		return append(b, ']'), nil
+	case []any:
+		b = append(b, '[')
+		for i, e := range x {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = appendJSON(b, e); err != nil {
+				return nil, err
+			}
+		}
+		return append(b, ']'), nil
+	case string:
+		if plainJSONString(x) {
+			b = append(b, '"')
+			b = append(b, x...)
+			return append(b, '"'), nil
+		}
+	case int:
+		return strconv.AppendInt(b, int64(x), 10), nil
+	case bool:
+		return strconv.AppendBool(b, x), nil
+	case nil:
+		return append(b, "null"...), nil
 	}
-	b.WriteByte('}')
-	return b.Bytes(), nil
+	j, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	return append(b, j...), nil
+}
+
+// plainJSONString reports whether s needs no escaping in JSON (as
+// encoding/json escapes: quotes, backslash, control bytes, <, >, &, and
+// anything beyond ASCII goes through json.Marshal).
+func plainJSONString(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			return false
+		}
+	}
+	return true
 }
 
 // avroField is an Avro record field carrying an Iceberg field id; optional

@@ -1,6 +1,7 @@
 package manifest
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -139,8 +140,8 @@ func appendIntKeyMap[V any](b []byte, m map[int]V, appendValue func([]byte, V) [
 	return appendLong(b, 0)
 }
 
-func sortedKeys[V any](m map[int]V) []int {
-	keys := make([]int, 0, len(m))
+func sortedKeys[K cmp.Ordered, V any](m map[K]V) []K {
+	keys := make([]K, 0, len(m))
 	for k := range m {
 		keys = append(keys, k)
 	}

@@ -24,7 +24,7 @@ func TestManifestHeaderCarriesIcebergAttributes(t *testing.T) {
 	for _, want := range []string{`"field-id":102`, `"field-id":1000`, `"field-id":1014`, `"element-id":133`,
 		`"element-id":136`, `"name":"k117_v118"`, `"field-id":117`, `"field-id":118`, `"logicalType":"map"`,
 		`"logicalType":"date"`, `"logicalType":"time-micros"`, `"logicalType":"timestamp-micros","adjust-to-utc":false`,
-		`"adjust-to-utc":true`, `"logicalType":"decimal","precision":10,"scale":2`, `"name":"decimal_10_2","type":"fixed","size":5`,
+		`"adjust-to-utc":true`, `"logicalType":"decimal","precision":10,"scale":2`, `"type":"fixed","name":"decimal_10_2","size":5`,
 		`"size":16,"logicalType":"decimal","precision":38`, `"logicalType":"uuid"`, `"name":"r2"`, `"name":"r102"`} {
 		if !strings.Contains(header, want) {
 			t.Errorf("avro.schema lacks %s", want)

@@ -5,7 +5,6 @@ import (
 	"io"
 	"strconv"
 
-	"github.com/hamba/avro/v2/ocf"
 	"github.com/icesql/icesql/iceberg"
 )
 
@@ -15,7 +14,7 @@ const UnassignedSequenceNumber int64 = -1
 
 // ManifestWriter writes one manifest file. It is not safe for concurrent use.
 type ManifestWriter struct {
-	enc        *ocf.Encoder
+	enc        *ocfWriter
 	out        *countingWriter
 	version    int
 	specID     int
