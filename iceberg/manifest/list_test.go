@@ -33,7 +33,7 @@ func TestManifestListRoundTrip(t *testing.T) {
 	for _, tc := range tests {
 		t.Run("v"+string(rune('0'+tc.version)), func(t *testing.T) {
 			var buf bytes.Buffer
-			next, err := WriteManifestList(&buf, tc.version, snap, ptr[int64](41), 5, tc.firstRow, in)
+			written, next, err := WriteManifestListEntries(&buf, tc.version, snap, ptr[int64](41), 5, tc.firstRow, in)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -60,6 +60,9 @@ func TestManifestListRoundTrip(t *testing.T) {
 			for i := range want {
 				if d := diffFields(got[i], want[i]); len(d) > 0 {
 					t.Errorf("manifest %d differs: %v", i, d)
+				}
+				if d := diffFields(written[i], got[i]); len(d) > 0 {
+					t.Errorf("manifest %d as written differs from as read: %v", i, d)
 				}
 			}
 			if in[0].SequenceNumber != UnassignedSequenceNumber {

@@ -21,6 +21,7 @@ type attempt struct {
 	// that a merge replaced.
 	manifests []iceberg.ManifestFile
 	written   []string // manifest list, rewritten/merged manifests, metadata.json
+	list      *writtenList
 	summary   *summaryBuilder
 }
 
@@ -59,7 +60,7 @@ func (u *SnapshotUpdate) apply(ctx context.Context, base *Table, n int) (*attemp
 		at.summary.addedFile(f)
 	}
 
-	existing, err := ManifestsOf(ctx, base.env.IO, parent)
+	existing, err := base.manifestsOf(ctx, parent)
 	if err != nil {
 		return fail(err)
 	}
@@ -290,7 +291,7 @@ func (u *SnapshotUpdate) writeManifestList(ctx context.Context, meta *iceberg.Ta
 		next := meta.NextRowID()
 		firstRowID = &next
 	}
-	nextRowID, err := writeList(out, meta.FormatVersion(), snap, firstRowID, manifests)
+	written, nextRowID, err := writeList(out, meta.FormatVersion(), snap, firstRowID, manifests)
 	if err != nil {
 		out.Abort()
 		return err
@@ -299,6 +300,7 @@ func (u *SnapshotUpdate) writeManifestList(ctx context.Context, meta *iceberg.Ta
 		return err
 	}
 	at.written = append(at.written, snap.ManifestList)
+	at.list = &writtenList{location: snap.ManifestList, manifests: written}
 	if firstRowID != nil && nextRowID != nil {
 		added := *nextRowID - *firstRowID
 		snap.FirstRowID, snap.AddedRows = firstRowID, &added

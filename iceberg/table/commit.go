@@ -29,7 +29,7 @@ func (u *SnapshotUpdate) Commit(ctx context.Context) (*Table, error) {
 				err = swap(ctx, at)
 			}
 			if err == nil {
-				committed := &Table{env: env, ident: base.ident, meta: at.meta, location: at.location}
+				committed := &Table{env: env, ident: base.ident, meta: at.meta, location: at.location, list: at.list}
 				u.report(ctx, at, n, started, nil)
 				deleteOldMetadata(ctx, base, at)
 				u.removeReplacedManifests(ctx, at)

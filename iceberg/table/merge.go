@@ -8,8 +8,8 @@ import (
 	"github.com/icesql/icesql/iceberg/manifest"
 )
 
-func writeList(w io.Writer, version int, snap *iceberg.Snapshot, firstRowID *int64, manifests []iceberg.ManifestFile) (*int64, error) {
-	return manifest.WriteManifestList(w, version, snap.SnapshotID, snap.ParentSnapshotID, snap.SequenceNumber, firstRowID, manifests)
+func writeList(w io.Writer, version int, snap *iceberg.Snapshot, firstRowID *int64, manifests []iceberg.ManifestFile) ([]iceberg.ManifestFile, *int64, error) {
+	return manifest.WriteManifestListEntries(w, version, snap.SnapshotID, snap.ParentSnapshotID, snap.SequenceNumber, firstRowID, manifests)
 }
 
 // mergeManifests bin-packs small manifests, as Java's merge append does:

@@ -13,6 +13,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
@@ -67,6 +68,24 @@ type Table struct {
 	meta     *iceberg.TableMetadata
 	location string // the metadata.json read, or for a staged table its written base
 	staged   bool   // meta holds changes of an open transaction not yet written
+	// list is the manifest list this process wrote for the snapshot it
+	// committed, so the next commit on this version need not read it back.
+	list *writtenList
+}
+
+// writtenList is a manifest list's location and its entries as written.
+type writtenList struct {
+	location  string
+	manifests []iceberg.ManifestFile
+}
+
+// manifestsOf returns the manifests of s, from the list this version
+// wrote when that is s's.
+func (t *Table) manifestsOf(ctx context.Context, s *iceberg.Snapshot) ([]iceberg.ManifestFile, error) {
+	if s != nil && t.list != nil && t.list.location == s.ManifestList {
+		return slices.Clone(t.list.manifests), nil
+	}
+	return ManifestsOf(ctx, t.env.IO, s)
 }
 
 // Load reads the table's current metadata through the catalog pointer.

@@ -119,7 +119,7 @@ func (x *Txn) Stage(ctx context.Context, u *SnapshotUpdate) (*Table, error) {
 	tt.files = append(tt.files, at.written...)
 	tt.steps = append(tt.steps, u)
 	tt.last = append(tt.last, at)
-	tt.staged = &Table{env: x.env, ident: tt.ident, meta: at.meta, location: tt.base.location, staged: true}
+	tt.staged = &Table{env: x.env, ident: tt.ident, meta: at.meta, location: tt.base.location, staged: true, list: at.list}
 	return tt.staged, nil
 }
 
@@ -228,7 +228,7 @@ func (x *Txn) attempt(ctx context.Context, written []*txnTable, n int) ([]*attem
 				}
 				tt.last[k] = sat
 				at.written = append(at.written, sat.written...)
-				cur = &Table{env: x.env, ident: tt.ident, meta: sat.meta, location: base.location, staged: true}
+				cur = &Table{env: x.env, ident: tt.ident, meta: sat.meta, location: base.location, staged: true, list: sat.list}
 			}
 			// The first step logged base's metadata file; the rest were staged.
 			at.base, at.meta = base, cur.meta
