@@ -443,6 +443,11 @@ func (m *TableMetadata) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	size := 0
+	for _, s := range snaps {
+		size += len(s) + 1
+	}
+	w.buf.Grow(size + 100*(len(m.snapshotLog)+len(m.metadataLog)) + 8<<10)
 	w.add("snapshots", snaps)
 	w.add("statistics", nonNilSlice(m.statistics))
 	w.add("partition-statistics", nonNilSlice(m.partitionStats))
@@ -534,6 +539,7 @@ func EncodeMetadata(m *TableMetadata, gzipped bool) ([]byte, error) {
 // orderedObject builds a JSON object with keys in insertion order.
 type orderedObject struct {
 	buf bytes.Buffer
+	num [24]byte // scratch for numbers
 	err error
 }
 
@@ -541,50 +547,80 @@ func (o *orderedObject) add(key string, v any) {
 	if o.err != nil {
 		return
 	}
-	// Fast paths for what metadata is mostly made of; json.Marshal would
-	// reflect, and re-validate RawMessages we produced ourselves.
-	var vb []byte
-	switch x := v.(type) {
-	case string:
-		vb = strconv.AppendQuote(nil, x)
-		if !isPlainASCII(x) {
-			vb, _ = json.Marshal(x) // JSON escapes differ from Go's for non-ASCII and control bytes
-		}
-	case int64:
-		vb = strconv.AppendInt(nil, x, 10)
-	case int:
-		vb = strconv.AppendInt(nil, int64(x), 10)
-	case json.RawMessage:
-		vb = x
-	case []json.RawMessage:
-		vb = append(vb, '[')
-		for i, r := range x {
-			if i > 0 {
-				vb = append(vb, ',')
-			}
-			vb = append(vb, r...)
-		}
-		vb = append(vb, ']')
-	default:
-		var err error
-		if vb, err = json.Marshal(v); err != nil {
-			o.err = fmt.Errorf("marshal %q: %w", key, err)
-			return
-		}
-	}
 	if o.buf.Len() == 0 {
 		o.buf.WriteByte('{')
 	} else {
 		o.buf.WriteByte(',')
 	}
-	if isPlainASCII(key) {
-		o.buf.Write(strconv.AppendQuote(nil, key))
-	} else {
-		kb, _ := json.Marshal(key)
-		o.buf.Write(kb)
-	}
+	o.appendString(key)
 	o.buf.WriteByte(':')
-	o.buf.Write(vb)
+	// Fast paths, written straight into the buffer, for what metadata is
+	// mostly made of; json.Marshal would reflect, and re-validate
+	// RawMessages we produced ourselves.
+	switch x := v.(type) {
+	case string:
+		o.appendString(x)
+	case int64:
+		o.buf.Write(strconv.AppendInt(o.num[:0], x, 10))
+	case int:
+		o.buf.Write(strconv.AppendInt(o.num[:0], int64(x), 10))
+	case json.RawMessage:
+		o.buf.Write(x)
+	case []json.RawMessage:
+		o.buf.WriteByte('[')
+		for i, r := range x {
+			if i > 0 {
+				o.buf.WriteByte(',')
+			}
+			o.buf.Write(r)
+		}
+		o.buf.WriteByte(']')
+	case []SnapshotLogEntry:
+		o.buf.WriteByte('[')
+		for i, e := range x {
+			if i > 0 {
+				o.buf.WriteByte(',')
+			}
+			o.buf.WriteString(`{"timestamp-ms":`)
+			o.buf.Write(strconv.AppendInt(o.num[:0], e.TimestampMs, 10))
+			o.buf.WriteString(`,"snapshot-id":`)
+			o.buf.Write(strconv.AppendInt(o.num[:0], e.SnapshotID, 10))
+			o.buf.WriteByte('}')
+		}
+		o.buf.WriteByte(']')
+	case []MetadataLogEntry:
+		o.buf.WriteByte('[')
+		for i, e := range x {
+			if i > 0 {
+				o.buf.WriteByte(',')
+			}
+			o.buf.WriteString(`{"timestamp-ms":`)
+			o.buf.Write(strconv.AppendInt(o.num[:0], e.TimestampMs, 10))
+			o.buf.WriteString(`,"metadata-file":`)
+			o.appendString(e.MetadataFile)
+			o.buf.WriteByte('}')
+		}
+		o.buf.WriteByte(']')
+	default:
+		vb, err := json.Marshal(v)
+		if err != nil {
+			o.err = fmt.Errorf("marshal %q: %w", key, err)
+			return
+		}
+		o.buf.Write(vb)
+	}
+}
+
+// appendString writes s as a JSON string, escaped as encoding/json does.
+func (o *orderedObject) appendString(s string) {
+	if isPlainASCII(s) {
+		o.buf.WriteByte('"')
+		o.buf.WriteString(s)
+		o.buf.WriteByte('"')
+		return
+	}
+	b, _ := json.Marshal(s) // JSON escapes differ from Go's for non-ASCII and control bytes
+	o.buf.Write(b)
 }
 
 // isPlainASCII reports whether s quotes the same in Go and JSON: printable
