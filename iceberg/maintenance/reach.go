@@ -32,10 +32,13 @@ func (r *reachable) collect(ctx context.Context, tbl *table.Table, meta *iceberg
 	snaps []*iceberg.Snapshot, skip map[string]iceberg.ManifestFile, liveOnly bool) error {
 	var toRead []iceberg.ManifestFile
 	for _, s := range snaps {
-		if s.ManifestList == "" || r.lists[s.ManifestList] {
-			continue
+		if s.ManifestList != "" {
+			// A v1 snapshot may name its manifests inline instead.
+			if r.lists[s.ManifestList] {
+				continue
+			}
+			r.lists[s.ManifestList] = true
 		}
-		r.lists[s.ManifestList] = true
 		mfs, err := table.ManifestsOf(ctx, tbl.IO(), s)
 		if err != nil {
 			return err

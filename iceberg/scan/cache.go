@@ -172,3 +172,30 @@ func partitionTypeKey(pt *iceberg.StructType) string {
 	}
 	return b.String()
 }
+
+// inlineManifests returns the manifests a v1 snapshot lists inline, built
+// with load on a miss. The key is every path in order: manifests are
+// never rewritten in place, so the same paths build the same list (but
+// for the adding snapshot id, also in the key).
+func (c *ManifestCache) inlineManifests(snap *iceberg.Snapshot, load func() ([]iceberg.ManifestFile, error)) ([]iceberg.ManifestFile, error) {
+	if c == nil {
+		return load()
+	}
+	var b strings.Builder
+	b.WriteString("I")
+	b.WriteString(strconv.FormatInt(snap.SnapshotID, 10))
+	for _, p := range snap.Manifests {
+		b.WriteByte(0)
+		b.WriteString(p)
+	}
+	key := b.String()
+	if it, ok := c.get(key); ok {
+		return it.list, nil
+	}
+	list, err := load()
+	if err != nil {
+		return nil, err
+	}
+	c.put(&cacheItem{key: key, size: manifestListSize(key, list), list: list})
+	return list, nil
+}

@@ -1,13 +1,6 @@
 package scan
 
-import (
-	"errors"
-	"fmt"
-)
-
-// ErrNoManifestList: the snapshot has no Avro manifest list (v1 snapshots
-// with inline manifests are not supported for planning).
-var ErrNoManifestList = errors.New("scan: snapshot has no manifest list")
+import "fmt"
 
 // PlanError names the file planning failed on; Unwrap gives the cause
 // (an *iceberg.CorruptFileError, *expr.BoundDecodeError, I/O error...).

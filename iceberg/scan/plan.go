@@ -9,7 +9,6 @@ import (
 
 	"github.com/icesql/icesql/iceberg"
 	"github.com/icesql/icesql/iceberg/expr"
-	"github.com/icesql/icesql/iceberg/manifest"
 )
 
 // Opener opens a metadata file (manifest list or manifest) by path.
@@ -145,9 +144,6 @@ func prepare(ctx context.Context, open Opener, meta *iceberg.TableMetadata, snap
 	if !ok {
 		return nil, nil, nil, fmt.Errorf("%w: %d", iceberg.ErrNoSuchSnapshot, snapshotID)
 	}
-	if snap.ManifestList == "" {
-		return nil, nil, nil, fmt.Errorf("%w: snapshot %d", ErrNoManifestList, snapshotID)
-	}
 	schema := opts.Schema
 	if schema == nil {
 		schema = ReadSchema(meta, snap)
@@ -170,9 +166,7 @@ func prepare(ctx context.Context, open Opener, meta *iceberg.TableMetadata, snap
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	manifests, err := opts.Cache.manifestList(snap.ManifestList, func() ([]iceberg.ManifestFile, error) {
-		return readManifestList(open, snap.ManifestList)
-	})
+	manifests, err := snapshotManifests(ctx, open, snap, opts.Cache)
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -212,15 +206,23 @@ func seqOf(e iceberg.ManifestEntry) int64 {
 	return 0
 }
 
-func readManifestList(open Opener, path string) ([]iceberg.ManifestFile, error) {
-	rc, err := open(path)
-	if err != nil {
-		return nil, &PlanError{Path: path, Err: err}
+// snapshotManifests is SnapshotManifests through the cache, with errors
+// as *PlanError.
+func snapshotManifests(ctx context.Context, open Opener, snap *iceberg.Snapshot, cache *ManifestCache) ([]iceberg.ManifestFile, error) {
+	if snap.ManifestList == "" {
+		return cache.inlineManifests(snap, func() ([]iceberg.ManifestFile, error) {
+			mfs, path, err := inlineManifests(ctx, open, snap)
+			if err != nil {
+				return nil, &PlanError{Path: path, Err: err}
+			}
+			return mfs, nil
+		})
 	}
-	defer rc.Close()
-	list, err := manifest.ReadManifestList(rc, manifest.WithPath(path))
-	if err != nil {
-		return nil, &PlanError{Path: path, Err: err}
-	}
-	return list, nil
+	return cache.manifestList(snap.ManifestList, func() ([]iceberg.ManifestFile, error) {
+		list, err := ReadManifestList(open, snap.ManifestList)
+		if err != nil {
+			return nil, &PlanError{Path: snap.ManifestList, Err: err}
+		}
+		return list, nil
+	})
 }

@@ -10,13 +10,16 @@ import (
 	"github.com/icesql/icesql/iceberg/manifest"
 )
 
-// ManifestsOf returns the manifests of a snapshot (none for nil).
+// ManifestsOf returns the manifests of a snapshot (none for nil): its
+// manifest list's, or those a v1 snapshot names inline (see
+// scan.InlineManifests). Files that do not decode are
+// *iceberg.CorruptFileError; missing ones fileio's not-found error.
 func ManifestsOf(ctx context.Context, fio fileio.FileIO, s *iceberg.Snapshot) ([]iceberg.ManifestFile, error) {
 	if s == nil {
 		return nil, nil
 	}
 	if s.ManifestList == "" {
-		return nil, fmt.Errorf("%w: snapshot %d has no manifest list (v1 inline manifests are not supported)", iceberg.ErrUnsupported, s.SnapshotID)
+		return inlineManifestsOf(ctx, fio, s)
 	}
 	f, err := fio.Open(ctx, s.ManifestList)
 	if err != nil {
