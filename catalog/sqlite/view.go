@@ -1,0 +1,283 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+
+	"github.com/icesql/icesql/iceberg"
+)
+
+// Views live in iceberg_tables with iceberg_type = 'VIEW' (Java's V1
+// schema); a catalog without that column cannot hold them
+// (ErrViewsUnsupported). Tables and views share one name space: the
+// primary key (catalog, namespace, name) refuses a view named like a
+// table and the other way round.
+
+// ViewRecord is a view's pointer row.
+type ViewRecord struct {
+	MetadataLocation         string
+	PreviousMetadataLocation string // "" when the view has had one version
+}
+
+const onlyViews = " AND iceberg_type = 'VIEW'"
+
+// SupportsViews reports whether the catalog has the V1 iceberg_type
+// column that views need.
+func (c *Catalog) SupportsViews() bool { return c.hasType }
+
+func (c *Catalog) requireViews() error {
+	if !c.hasType {
+		return ErrViewsUnsupported
+	}
+	return nil
+}
+
+// CreateView inserts the pointer row of a new view whose first metadata
+// file is metadataLocation. The namespace must exist
+// (iceberg.ErrNoSuchNamespace); a view (iceberg.ErrViewAlreadyExists) or
+// table (iceberg.ErrTableAlreadyExists) of that name must not.
+func (c *Catalog) CreateView(ctx context.Context, ident Identifier, metadataLocation string) error {
+	const op = "create view"
+	name := ident.String()
+	if err := ident.validate(); err != nil {
+		return newError(op, name, err)
+	}
+	if metadataLocation == "" {
+		return newError(op, name, wrapf(ErrInvalidArgument, "empty metadata location"))
+	}
+	if err := c.requireViews(); err != nil {
+		return newError(op, name, err)
+	}
+	ns := joinNamespace(ident.Namespace)
+	return c.writeTx(ctx, op, name, func(tx *sql.Tx) error {
+		if err := c.requireNamespace(ctx, tx, ns); err != nil {
+			return err
+		}
+		if err := c.requireFree(ctx, tx, ident); err != nil {
+			return err
+		}
+		_, err := tx.ExecContext(ctx, "INSERT INTO iceberg_tables (catalog_name, table_namespace, table_name, "+
+			"metadata_location, previous_metadata_location, iceberg_type) VALUES (?,?,?,?,null,'VIEW')",
+			c.name, ns, ident.Name, metadataLocation)
+		if isConstraint(err) {
+			return wrapf(iceberg.ErrViewAlreadyExists, "%s", name)
+		}
+		return err
+	})
+}
+
+// requireFree fails when a table or view is named ident, saying which.
+func (c *Catalog) requireFree(ctx context.Context, q querier, ident Identifier) error {
+	var typ sql.NullString
+	err := q.QueryRowContext(ctx, "SELECT iceberg_type FROM iceberg_tables "+
+		"WHERE catalog_name = ? AND table_namespace = ? AND table_name = ?",
+		c.name, joinNamespace(ident.Namespace), ident.Name).Scan(&typ)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return nil
+	case err != nil:
+		return err
+	case typ.String == "VIEW":
+		return wrapf(iceberg.ErrViewAlreadyExists, "%s", ident)
+	}
+	return wrapf(iceberg.ErrTableAlreadyExists, "a table named %s already exists", ident)
+}
+
+func (c *Catalog) loadView(ctx context.Context, q querier, ident Identifier) (ViewRecord, error) {
+	var loc, prev sql.NullString
+	err := q.QueryRowContext(ctx, "SELECT metadata_location, previous_metadata_location FROM iceberg_tables "+
+		"WHERE catalog_name = ? AND table_namespace = ? AND table_name = ?"+onlyViews,
+		c.name, joinNamespace(ident.Namespace), ident.Name).Scan(&loc, &prev)
+	if errors.Is(err, sql.ErrNoRows) {
+		return ViewRecord{}, wrapf(iceberg.ErrNoSuchView, "%s", ident)
+	}
+	if err != nil {
+		return ViewRecord{}, err
+	}
+	if !loc.Valid || loc.String == "" {
+		return ViewRecord{}, wrapf(ErrInvalidRow, "view %s has no metadata_location", ident)
+	}
+	return ViewRecord{MetadataLocation: loc.String, PreviousMetadataLocation: prev.String}, nil
+}
+
+// LoadView returns the pointer row of a view (iceberg.ErrNoSuchView if
+// there is none; tables are not views). A catalog without view support
+// has no views.
+func (c *Catalog) LoadView(ctx context.Context, ident Identifier) (ViewRecord, error) {
+	const op = "load view"
+	if err := ident.validate(); err != nil {
+		return ViewRecord{}, newError(op, ident.String(), err)
+	}
+	if !c.hasType {
+		return ViewRecord{}, newError(op, ident.String(), wrapf(iceberg.ErrNoSuchView, "%s", ident))
+	}
+	rec, err := c.loadView(ctx, c.read, ident)
+	if err != nil {
+		return ViewRecord{}, newError(op, ident.String(), err)
+	}
+	return rec, nil
+}
+
+// ViewExists reports whether a view row exists for ident.
+func (c *Catalog) ViewExists(ctx context.Context, ident Identifier) (bool, error) {
+	const op = "view exists"
+	if err := ident.validate(); err != nil {
+		return false, newError(op, ident.String(), err)
+	}
+	if !c.hasType {
+		return false, nil
+	}
+	var found bool
+	err := c.read.QueryRowContext(ctx, "SELECT EXISTS(SELECT 1 FROM iceberg_tables "+
+		"WHERE catalog_name = ? AND table_namespace = ? AND table_name = ?"+onlyViews+")",
+		c.name, joinNamespace(ident.Namespace), ident.Name).Scan(&found)
+	if err != nil {
+		return false, newError(op, ident.String(), err)
+	}
+	return found, nil
+}
+
+// ListViews returns the views directly in ns, sorted by name. The
+// namespace must exist (iceberg.ErrNoSuchNamespace).
+func (c *Catalog) ListViews(ctx context.Context, ns []string) ([]Identifier, error) {
+	const op = "list views"
+	name := joinNamespace(ns)
+	if err := validateNamespace(ns); err != nil {
+		return nil, newError(op, name, err)
+	}
+	var out []Identifier
+	err := c.readTx(ctx, op, name, func(tx *sql.Tx) error {
+		if err := c.requireNamespace(ctx, tx, name); err != nil {
+			return err
+		}
+		if !c.hasType {
+			return nil
+		}
+		rows, err := tx.QueryContext(ctx, "SELECT table_name FROM iceberg_tables "+
+			"WHERE catalog_name = ? AND table_namespace = ?"+onlyViews+" ORDER BY table_name", c.name, name)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var v string
+			if err := rows.Scan(&v); err != nil {
+				return err
+			}
+			out = append(out, Identifier{Namespace: append([]string(nil), ns...), Name: v})
+		}
+		return rows.Err()
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// CommitView swaps the view's metadata location from expectedLocation to
+// newLocation if, and only if, it is still expectedLocation (Java's view
+// commit statement). Errors follow CommitTable:
+// iceberg.ErrCommitFailed when the pointer moved or the view is gone,
+// iceberg.ErrCommitStateUnknown when the outcome cannot be known.
+func (c *Catalog) CommitView(ctx context.Context, ident Identifier, expectedLocation, newLocation string) error {
+	const op = "commit view"
+	name := ident.String()
+	if err := validateCommit(TableCommit{ident, expectedLocation, newLocation}); err != nil {
+		return newError(op, name, err)
+	}
+	if c.readOnly {
+		return newError(op, name, ErrReadOnly)
+	}
+	if err := c.requireViews(); err != nil {
+		return newError(op, name, err)
+	}
+	res, err := c.write.ExecContext(ctx, swapSQL+onlyViews,
+		newLocation, expectedLocation, c.name, joinNamespace(ident.Namespace), ident.Name, expectedLocation)
+	if err != nil {
+		return newError(op, name, afterSend(err))
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return newError(op, name, fmt.Errorf("%w: %w", iceberg.ErrCommitStateUnknown, err))
+	}
+	if n != 1 {
+		return newError(op, name, wrapf(iceberg.ErrCommitFailed,
+			"metadata location of view %s is no longer %s (or the view is gone)", ident, expectedLocation))
+	}
+	return nil
+}
+
+// RenameView moves a view's row to a new identifier. The source must be a
+// view (iceberg.ErrNoSuchView), the target namespace must exist
+// (iceberg.ErrNoSuchNamespace) and no table or view may have the target
+// name (iceberg.ErrTableAlreadyExists / iceberg.ErrViewAlreadyExists).
+func (c *Catalog) RenameView(ctx context.Context, from, to Identifier) error {
+	const op = "rename view"
+	name := from.String() + " to " + to.String()
+	if err := from.validate(); err != nil {
+		return newError(op, name, err)
+	}
+	if err := to.validate(); err != nil {
+		return newError(op, name, err)
+	}
+	if err := c.requireViews(); err != nil {
+		return newError(op, name, err)
+	}
+	return c.writeTx(ctx, op, name, func(tx *sql.Tx) error {
+		if _, err := c.loadView(ctx, tx, from); err != nil {
+			return err
+		}
+		if from.String() == to.String() {
+			return nil
+		}
+		if err := c.requireNamespace(ctx, tx, joinNamespace(to.Namespace)); err != nil {
+			return err
+		}
+		if err := c.requireFree(ctx, tx, to); err != nil {
+			return err
+		}
+		res, err := tx.ExecContext(ctx, "UPDATE iceberg_tables SET table_namespace = ?, table_name = ? "+
+			"WHERE catalog_name = ? AND table_namespace = ? AND table_name = ?"+onlyViews,
+			joinNamespace(to.Namespace), to.Name, c.name, joinNamespace(from.Namespace), from.Name)
+		if isConstraint(err) {
+			return wrapf(iceberg.ErrViewAlreadyExists, "%s", to)
+		}
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n != 1 {
+			return wrapf(iceberg.ErrNoSuchView, "%s", from)
+		}
+		return nil
+	})
+}
+
+// DropView deletes a view's row and returns it, so the caller can remove
+// the view's metadata files. Missing view: iceberg.ErrNoSuchView.
+func (c *Catalog) DropView(ctx context.Context, ident Identifier) (ViewRecord, error) {
+	const op = "drop view"
+	name := ident.String()
+	if err := ident.validate(); err != nil {
+		return ViewRecord{}, newError(op, name, err)
+	}
+	if err := c.requireViews(); err != nil {
+		return ViewRecord{}, newError(op, name, err)
+	}
+	var rec ViewRecord
+	err := c.writeTx(ctx, op, name, func(tx *sql.Tx) error {
+		var err error
+		if rec, err = c.loadView(ctx, tx, ident); err != nil && !errors.Is(err, ErrInvalidRow) {
+			return err
+		}
+		_, err = tx.ExecContext(ctx, "DELETE FROM iceberg_tables "+
+			"WHERE catalog_name = ? AND table_namespace = ? AND table_name = ?"+onlyViews,
+			c.name, joinNamespace(ident.Namespace), ident.Name)
+		return err
+	})
+	if err != nil {
+		return ViewRecord{}, err
+	}
+	return rec, nil
+}
