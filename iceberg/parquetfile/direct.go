@@ -157,9 +157,14 @@ func (d *directChunk) decodes(h *format.PageHeader) bool {
 	return false
 }
 
-// readRaw reads size bytes at pos into buf's storage.
+// readRaw reads size bytes at pos into buf's storage (a pooled buffer
+// when the chunk is uncompressed: values are then decoded in place).
 func (d *directChunk) readRaw(buf []byte, pos int64, size int) ([]byte, error) {
-	buf = sized(buf, size)
+	if d.meta.Codec == format.Uncompressed {
+		buf = pageMemory.get(size)
+	} else {
+		buf = sized(buf, size)
+	}
 	if n, err := d.src.ReadAt(buf, pos); n < size {
 		return nil, fmt.Errorf("reading page: %d of %d bytes: %v", n, size, err)
 	}
@@ -192,6 +197,9 @@ func (d *directChunk) readDictionary(h *format.PageHeader, pos int64) error {
 func (d *directChunk) readData(c *chunkData, h *format.PageHeader) error {
 	b := c.bufs
 	raw := b.raw
+	if d.meta.Codec == format.Uncompressed {
+		b.owner, b.raw = ownedBuffer(raw, raw), nil
+	}
 	var (
 		err            error
 		n              int
@@ -278,16 +286,19 @@ func (d *directChunk) readData(c *chunkData, h *format.PageHeader) error {
 	return nil
 }
 
-// decompress decodes a page body into b.body (the raw bytes themselves
-// when uncompressed).
+// decompress decodes a page body into a pooled buffer that becomes the
+// page's owner (the raw bytes themselves when uncompressed).
 func (d *directChunk) decompress(b *pageBufs, src []byte, size int) ([]byte, error) {
-	out, err := decompressPage(d.meta.Codec, b.body, src, size)
+	if d.meta.Codec == format.Uncompressed {
+		return decompressPage(d.meta.Codec, nil, src, size)
+	}
+	buf := pageMemory.get(size + zstdSlack)
+	out, err := decompressPage(d.meta.Codec, buf, src, size)
 	if err != nil {
+		pageMemory.put(buf)
 		return nil, err
 	}
-	if d.meta.Codec != format.Uncompressed && cap(out) > cap(b.body) {
-		b.body = out
-	}
+	b.owner = ownedBuffer(buf, out)
 	return out, nil
 }
 

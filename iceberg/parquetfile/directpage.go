@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 
+	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/deprecated"
 	"github.com/parquet-go/parquet-go/format"
@@ -12,19 +13,21 @@ import (
 // pageBufs are the buffers a directly decoded page owns: the page's raw
 // and decompressed bytes and whatever its values were decoded into.
 type pageBufs struct {
-	hdr  *format.PageHeader // set by claim for decode
-	at   int64              // the page's offset, for errors
-	raw  []byte
-	body []byte
-	def  []byte
-	idx  []int32
-	off  []int32
-	bin  []byte
-	b    []bool
-	i32  []int32
-	i64  []int64
-	f32  []float32
-	f64  []float64
+	hdr *format.PageHeader // set by claim for decode
+	at  int64              // the page's offset, for errors
+	raw []byte
+	// owner holds the decoded bytes the value slices view, when they
+	// may be shared with arrays (nil: they are in raw, reused).
+	owner *memory.Buffer
+	def   []byte
+	idx   []int32
+	off   []int32
+	bin   []byte
+	b     []bool
+	i32   []int32
+	i64   []int64
+	f32   []float32
+	f64   []float64
 }
 
 // resetDirect starts a page decoded by directChunk, keeping the buffers
@@ -34,7 +37,16 @@ func (c *chunkData) resetDirect(kind parquet.Kind, maxDef byte, width int, bind 
 	if b == nil {
 		b = new(pageBufs)
 	}
+	b.releaseOwner()
 	*c = chunkData{kind: kind, maxDef: maxDef, width: width, bufs: b}
+}
+
+// releaseOwner drops the page's hold on its decoded bytes.
+func (b *pageBufs) releaseOwner() {
+	if b.owner != nil {
+		b.owner.Release()
+		b.owner = nil
+	}
 }
 
 // appendPlainValues decodes n PLAIN values. With bind, fixed-width values

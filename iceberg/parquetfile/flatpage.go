@@ -103,6 +103,9 @@ func (c *chunkData) releasePage() {
 		parquet.Release(c.page)
 		*c = chunkData{}
 	}
+	if c.bufs != nil {
+		c.bufs.releaseOwner()
+	}
 }
 
 // checkIndexes rejects dictionary indexes outside a dictionary of size

@@ -169,6 +169,14 @@ func (f *flatReader) read(mem memory.Allocator, n int) (arrow.Array, error) {
 		err     error
 	)
 	dt := f.node.arrowType
+	if shared, err := f.sharedValues(n); err != nil {
+		return nil, err
+	} else if shared != nil {
+		defer shared.Release()
+		data := array.NewData(dt, n, []*memory.Buffer{nil, shared}, nil, 0, 0)
+		defer data.Release()
+		return array.MakeFromData(data), nil
+	}
 	switch dt.ID() {
 	case arrow.INT64, arrow.TIMESTAMP, arrow.TIME64:
 		unit := f.leaf.timeUnit
@@ -221,6 +229,63 @@ func (f *flatReader) read(mem memory.Allocator, n int) (arrow.Array, error) {
 	data := array.NewData(dt, n, buffers, nil, nulls, 0)
 	defer data.Release()
 	return array.MakeFromData(data), nil
+}
+
+// ensurePage makes the page holding the next entry current.
+func (f *flatReader) ensurePage() error {
+	if f.pos < f.leaf.chunk.n {
+		return nil
+	}
+	return f.nextPage()
+}
+
+// sharedValues returns the next n values as a slice of the current
+// page's decoded bytes when the page holds all of them, none null, as
+// PLAIN values the array type takes unconverted; the array then shares
+// the page's memory instead of copying it. nil when it does not apply.
+func (f *flatReader) sharedValues(n int) (*memory.Buffer, error) {
+	if err := f.ensurePage(); err != nil {
+		return nil, err
+	}
+	c := &f.leaf.chunk
+	if c.bufs == nil || c.bufs.owner == nil || c.idx != nil || f.pos+n > c.n ||
+		!directKind(f.node.arrowType, f.leaf.timeUnit, c.kind) {
+		return nil, nil
+	}
+	if c.maxDef > 0 {
+		for _, d := range c.def[f.pos : f.pos+n] {
+			if d != c.maxDef {
+				return nil, nil
+			}
+		}
+	}
+	var vals []byte
+	switch c.kind {
+	case parquet.Int32:
+		vals = castBytes(c.i32[f.vpos : f.vpos+n])
+	case parquet.Int64:
+		vals = castBytes(c.i64[f.vpos : f.vpos+n])
+	case parquet.Float:
+		vals = castBytes(c.f32[f.vpos : f.vpos+n])
+	case parquet.Double:
+		vals = castBytes(c.f64[f.vpos : f.vpos+n])
+	default:
+		return nil, nil
+	}
+	b := sliceOf(c.bufs.owner, vals)
+	if b != nil {
+		f.pos += n
+		f.vpos += n
+	}
+	return b, nil
+}
+
+// castBytes views a slice of fixed-width values as its bytes.
+func castBytes[T int32 | int64 | float32 | float64](v []T) []byte {
+	if len(v) == 0 {
+		return nil
+	}
+	return unsafe.Slice((*byte)(unsafe.Pointer(&v[0])), len(v)*int(unsafe.Sizeof(v[0])))
 }
 
 // kindReadable reports whether pages of physical kind k can fill arrays
@@ -339,12 +404,33 @@ func gatherConv[S, T any](out []T, vals []S, defs []byte, maxDef byte, conv func
 // offsets, the bytes of each run of values copied at once (dictionary
 // pages copy value by value into a buffer grown once per segment).
 func (f *flatReader) readBytes(mem memory.Allocator, n int, valid []byte, validBuf *memory.Buffer, dt arrow.DataType) (arrow.Array, error) {
+	if err := f.ensurePage(); err != nil {
+		return nil, err
+	}
 	offBuf := memory.NewResizableBuffer(mem)
 	defer offBuf.Release()
 	offBuf.Resize((n + 1) * 4)
 	offs := bytesAs[int32](offBuf.Bytes())[:n+1]
-	var data []byte
 	offs[0] = 0
+	// PLAIN values of one page are contiguous in its decoded bytes: the
+	// array shares them and only the offsets are written.
+	c := &f.leaf.chunk
+	var dataBuf *memory.Buffer
+	if c.bufs != nil && c.bufs.owner != nil && c.idx == nil && f.pos+n <= c.n {
+		first := f.vpos
+		nulls, err := f.segments(n, valid, func(s segment) {
+			setPlainOffsets(offs[s.k:s.k+s.m+1], c.off[s.v0:], s.defs, c.maxDef)
+		})
+		if err != nil {
+			return nil, err
+		}
+		if dataBuf = sliceOf(c.bufs.owner, c.bin[c.off[first]:c.off[f.vpos]]); dataBuf == nil {
+			dataBuf = memory.NewBufferBytes(nil)
+		}
+		defer dataBuf.Release()
+		return bytesArray(dt, n, nulls, validBuf, offBuf, dataBuf), nil
+	}
+	var data []byte
 	var overflow bool
 	nulls, err := f.segments(n, valid, func(s segment) {
 		c := &f.leaf.chunk
@@ -368,15 +454,39 @@ func (f *flatReader) readBytes(mem memory.Allocator, n int, valid []byte, validB
 	if overflow {
 		return nil, corrupt("column %q: more than 2 GiB of values in one batch", f.node.field.Name)
 	}
+	dataBuf = memory.NewBufferBytes(data)
+	defer dataBuf.Release()
+	return bytesArray(dt, n, nulls, validBuf, offBuf, dataBuf), nil
+}
+
+func bytesArray(dt arrow.DataType, n, nulls int, validBuf, offBuf, dataBuf *memory.Buffer) arrow.Array {
 	var vb *memory.Buffer
 	if nulls > 0 {
 		vb = validBuf
 	}
-	dataBuf := memory.NewBufferBytes(data)
-	defer dataBuf.Release()
 	arr := array.NewData(dt, n, []*memory.Buffer{vb, offBuf, dataBuf}, nil, nulls, 0)
 	defer arr.Release()
-	return array.MakeFromData(arr), nil
+	return array.MakeFromData(arr)
+}
+
+// setPlainOffsets sets offs[1:] (offs[0] is set) for a segment of PLAIN
+// values whose page offsets are po, relative to the array's first value
+// (offs[0] then continues where the previous segment ended).
+func setPlainOffsets(offs []int32, po []int32, defs []byte, maxDef byte) {
+	base := offs[0] - po[0]
+	if defs == nil {
+		for i, o := range po[1:len(offs)] {
+			offs[i+1] = base + o
+		}
+		return
+	}
+	v := 0
+	for i, d := range defs {
+		if d == maxDef {
+			v++
+		}
+		offs[i+1] = base + po[v]
+	}
 }
 
 // avgValueLen is the mean length of the page's byte-array values (or of
