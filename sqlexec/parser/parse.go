@@ -111,6 +111,9 @@ func (c *parseCtx) extension(from, to int) func(*cursor) (Statement, error) {
 		return ""
 	}
 	isNS := func(w string) bool { return w == "NAMESPACE" || w == "DATABASE" || w == "SCHEMA" }
+	if ext := viewExtension(kw); ext != nil {
+		return ext
+	}
 	switch kw(0) {
 	case "CREATE":
 		w := kw(1)
