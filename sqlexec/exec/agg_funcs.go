@@ -42,6 +42,8 @@ type accumulator interface {
 	grow(groups int)
 	update(arg arrow.Array, groups []int32) error
 	build(b array.Builder) error
+	// memBytes estimates the state's memory, for the spill budget.
+	memBytes() int64
 }
 
 func newAccumulator(s AggSpec, mem memory.Allocator) (accumulator, error) {
@@ -251,8 +253,9 @@ func (a *avgAcc) build(b array.Builder) error {
 }
 
 type minMaxAcc struct {
-	max bool
-	v   []any
+	max   bool
+	v     []any
+	extra int64 // bytes the held values reference beyond their boxes
 }
 
 func (a *minMaxAcc) grow(g int) { a.v = append(a.v, make([]any, g-len(a.v))...) }
@@ -262,18 +265,23 @@ func (a *minMaxAcc) update(arg arrow.Array, groups []int32) error {
 		if v == nil {
 			continue
 		}
-		cur := a.v[g]
-		if cur == nil {
-			a.v[g] = v
-			continue
-		}
-		c := CompareValues(v, cur)
-		if (a.max && c > 0) || (!a.max && c < 0) {
-			a.v[g] = v
-		}
+		a.put(g, v)
 	}
 	return nil
 }
+
+func (a *minMaxAcc) put(g int32, v any) {
+	cur := a.v[g]
+	if cur != nil {
+		c := CompareValues(v, cur)
+		if (a.max && c <= 0) || (!a.max && c >= 0) {
+			return
+		}
+	}
+	a.v[g] = v
+	a.extra += valueBytes(v) - valueBytes(cur)
+}
+
 func (a *minMaxAcc) build(b array.Builder) error {
 	for _, v := range a.v {
 		if err := AppendValue(b, v); err != nil {
@@ -285,10 +293,11 @@ func (a *minMaxAcc) build(b array.Builder) error {
 
 // distinctAcc feeds its inner accumulator each (group, value) pair once.
 type distinctAcc struct {
-	inner accumulator
-	mem   memory.Allocator
-	seen  map[string]struct{}
-	buf   []byte
+	inner     accumulator
+	mem       memory.Allocator
+	seen      map[string]struct{}
+	seenBytes int64
+	buf       []byte
 }
 
 func (a *distinctAcc) grow(g int) { a.inner.grow(g) }
@@ -308,6 +317,7 @@ func (a *distinctAcc) update(arg arrow.Array, groups []int32) error {
 			continue
 		}
 		a.seen[string(a.buf)] = struct{}{}
+		a.seenBytes += int64(len(a.buf)) + mapEntryBytes
 		keep = append(keep, i)
 		keepGroups = append(keepGroups, g)
 	}

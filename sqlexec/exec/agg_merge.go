@@ -5,7 +5,8 @@ import (
 )
 
 // mergeable accumulators fold another worker's partial state in;
-// mapping[g] is the group in the receiver for the other's group g.
+// mapping[g] is the group in the receiver for the other's group g, or
+// -1 to leave group g out.
 type mergeable interface {
 	merge(other accumulator, mapping []int32) error
 }
@@ -17,7 +18,9 @@ var errNotMergeable = errors.New("exec: DISTINCT aggregates cannot be merged")
 func (a *countAcc) merge(other accumulator, mapping []int32) error {
 	o := other.(*countAcc)
 	for g, to := range mapping {
-		a.n[to] += o.n[g]
+		if to >= 0 {
+			a.n[to] += o.n[g]
+		}
 	}
 	return nil
 }
@@ -25,7 +28,7 @@ func (a *countAcc) merge(other accumulator, mapping []int32) error {
 func (a *sumIntAcc) merge(other accumulator, mapping []int32) error {
 	o := other.(*sumIntAcc)
 	for g, to := range mapping {
-		if !o.ok[g] {
+		if !o.ok[g] || to < 0 {
 			continue
 		}
 		s, v := a.sum[to], o.sum[g]
@@ -41,7 +44,7 @@ func (a *sumIntAcc) merge(other accumulator, mapping []int32) error {
 func (a *sumFloatAcc) merge(other accumulator, mapping []int32) error {
 	o := other.(*sumFloatAcc)
 	for g, to := range mapping {
-		if o.ok[g] {
+		if o.ok[g] && to >= 0 {
 			a.sum[to] += o.sum[g]
 			a.ok[to] = true
 		}
@@ -52,7 +55,7 @@ func (a *sumFloatAcc) merge(other accumulator, mapping []int32) error {
 func (a *sumDecimalAcc) merge(other accumulator, mapping []int32) error {
 	o := other.(*sumDecimalAcc)
 	for g, to := range mapping {
-		if o.ok[g] {
+		if o.ok[g] && to >= 0 {
 			a.sum[to] = a.sum[to].Add(o.sum[g])
 			a.ok[to] = true
 		}
@@ -63,8 +66,10 @@ func (a *sumDecimalAcc) merge(other accumulator, mapping []int32) error {
 func (a *avgAcc) merge(other accumulator, mapping []int32) error {
 	o := other.(*avgAcc)
 	for g, to := range mapping {
-		a.sum[to] += o.sum[g]
-		a.n[to] += o.n[g]
+		if to >= 0 {
+			a.sum[to] += o.sum[g]
+			a.n[to] += o.n[g]
+		}
 	}
 	return nil
 }
@@ -75,8 +80,10 @@ func (a *avgDecimalAcc) merge(other accumulator, mapping []int32) error {
 		a.scale = o.scale
 	}
 	for g, to := range mapping {
-		a.sum[to] = a.sum[to].Add(o.sum[g])
-		a.n[to] += o.n[g]
+		if to >= 0 {
+			a.sum[to] = a.sum[to].Add(o.sum[g])
+			a.n[to] += o.n[g]
+		}
 	}
 	return nil
 }
@@ -84,18 +91,8 @@ func (a *avgDecimalAcc) merge(other accumulator, mapping []int32) error {
 func (a *minMaxAcc) merge(other accumulator, mapping []int32) error {
 	o := other.(*minMaxAcc)
 	for g, to := range mapping {
-		v := o.v[g]
-		if v == nil {
-			continue
-		}
-		cur := a.v[to]
-		if cur == nil {
-			a.v[to] = v
-			continue
-		}
-		c := CompareValues(v, cur)
-		if (a.max && c > 0) || (!a.max && c < 0) {
-			a.v[to] = v
+		if v := o.v[g]; v != nil && to >= 0 {
+			a.put(to, v)
 		}
 	}
 	return nil

@@ -75,7 +75,7 @@ func (a *minMaxTyped[T]) build(b array.Builder) error {
 func (a *minMaxTyped[T]) merge(other accumulator, mapping []int32) error {
 	o := other.(*minMaxTyped[T])
 	for g, to := range mapping {
-		if o.ok[g] {
+		if o.ok[g] && to >= 0 {
 			a.put(to, o.v[g])
 		}
 	}

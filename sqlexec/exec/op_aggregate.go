@@ -10,6 +10,12 @@ import (
 // HashAggregate groups its input by Groups and computes Aggs per group. The
 // output has the group columns then the aggregates. Without groups it emits
 // exactly one row, even for empty input.
+//
+// Its group table counts against EC's memory limit: past half of it the
+// table stops taking new groups, and rows of other groups go to spill
+// partitions by key hash (see aggPass), aggregated one partition at a
+// time once the input ends. Each group's rows are aggregated in input
+// order wherever they land, so results equal the in-memory ones exactly.
 type HashAggregate struct {
 	Input  RecordIterator
 	Groups []Expr
@@ -17,24 +23,37 @@ type HashAggregate struct {
 	Out    *arrow.Schema
 	EC     *EvalContext
 	done   bool
+	spill  *aggSpill
 }
 
 func (h *HashAggregate) Schema() *arrow.Schema { return h.Out }
-func (h *HashAggregate) Close()                { h.Input.Close() }
+
+func (h *HashAggregate) Close() {
+	h.Input.Close()
+	if h.spill != nil {
+		h.spill.release()
+	}
+}
 
 func (h *HashAggregate) Next(ctx context.Context) (arrow.RecordBatch, error) {
+	if h.spill != nil {
+		return h.spill.next(ctx)
+	}
 	if h.done {
 		return nil, nil
 	}
 	h.done = true
-	st, err := newAggState(h.EC, h.Groups, h.Aggs)
+	sp := newAggSpill(h.EC, h.Groups, h.Aggs, h.Out)
+	h.spill = sp
+	out, err := sp.first(ctx, h.Input)
 	if err != nil {
+		sp.release()
 		return nil, err
 	}
-	if err := st.consume(ctx, h.Input); err != nil {
-		return nil, err
+	if out != nil {
+		return out, nil
 	}
-	return st.output(h.Out)
+	return sp.next(ctx)
 }
 
 // aggState is the group table and accumulators of one aggregation (or of
@@ -43,6 +62,7 @@ type aggState struct {
 	ec       *EvalContext
 	groups   []Expr
 	specs    []AggSpec
+	argCol   []int // per spec, its column among evalCols' (-1: no argument)
 	gt       *groupTable
 	accs     []accumulator
 	groupIDs []int32
@@ -50,13 +70,20 @@ type aggState struct {
 
 func newAggState(ec *EvalContext, groups []Expr, specs []AggSpec) (*aggState, error) {
 	st := &aggState{ec: ec, groups: groups, specs: specs, accs: make([]accumulator, len(specs)),
-		gt: &groupTable{ids: map[string]int32{}, keys: make([][]any, len(groups))}}
+		argCol: make([]int, len(specs)),
+		gt:     &groupTable{ids: map[string]int32{}, keys: make([][]any, len(groups))}}
+	next := len(groups)
 	for i, s := range specs {
 		a, err := newAccumulator(s, ec.Mem)
 		if err != nil {
 			return nil, err
 		}
 		st.accs[i] = a
+		st.argCol[i] = -1
+		if s.Arg != nil {
+			st.argCol[i] = next
+			next++
+		}
 	}
 	if len(groups) == 0 {
 		st.gt.nGroups = 1
@@ -81,7 +108,7 @@ func (st *aggState) consume(ctx context.Context, it RecordIterator) error {
 		if b == nil {
 			return nil
 		}
-		err = st.update(b)
+		err = st.update(ctx, b)
 		b.Release()
 		if err != nil {
 			return err
@@ -89,35 +116,87 @@ func (st *aggState) consume(ctx context.Context, it RecordIterator) error {
 	}
 }
 
-func (st *aggState) update(b arrow.RecordBatch) error {
-	n := int(b.NumRows())
+func (st *aggState) update(ctx context.Context, b arrow.RecordBatch) error {
+	cols, err := st.evalCols(b)
+	defer ReleaseArrays(cols)
+	if err != nil {
+		return err
+	}
+	return st.updateCols(ctx, cols, int(b.NumRows()), nil)
+}
+
+// evalCols evaluates the group expressions, then each argument.
+func (st *aggState) evalCols(b arrow.RecordBatch) ([]arrow.Array, error) {
+	cols := make([]arrow.Array, 0, len(st.groups)+len(st.specs))
+	for _, g := range st.groups {
+		c, err := g.Eval(st.ec, b)
+		if err != nil {
+			return cols, err
+		}
+		cols = append(cols, c)
+	}
+	for _, s := range st.specs {
+		if s.Arg == nil {
+			continue
+		}
+		c, err := s.Arg.Eval(st.ec, b)
+		if err != nil {
+			return cols, err
+		}
+		cols = append(cols, c)
+	}
+	return cols, nil
+}
+
+// updateCols folds n rows of evaluated columns into the state. With miss
+// set, the table takes no new groups: rows of groups it lacks are handed
+// to miss (with their encoded key) and left out.
+func (st *aggState) updateCols(ctx context.Context, cols []arrow.Array, n int, miss func(r int, enc []byte)) error {
 	if cap(st.groupIDs) < n {
 		st.groupIDs = make([]int32, n)
 	}
 	ids := st.groupIDs[:n]
+	missed := false
 	if len(st.groups) > 0 {
-		if err := st.gt.assign(st.ec, b, st.groups, ids); err != nil {
-			return err
-		}
+		st.gt.assign(cols[:len(st.groups)], ids, func(r int, enc []byte) {
+			missed = true
+			miss(r, enc)
+		}, miss != nil)
 		for _, a := range st.accs {
 			a.grow(st.gt.nGroups)
 		}
 	} else {
 		clear(ids)
 	}
-	for i, s := range st.specs {
-		var arg arrow.Array
-		var err error
-		if s.Arg != nil {
-			if arg, err = s.Arg.Eval(st.ec, b); err != nil {
-				return err
+	var kept []int32
+	if missed {
+		kept = make([]int32, 0, n)
+		keptIDs := ids[:0]
+		for r, id := range ids {
+			if id >= 0 {
+				kept = append(kept, int32(r))
+				keptIDs = append(keptIDs, id)
 			}
 		}
-		err = st.accs[i].update(arg, ids)
-		if arg != nil {
-			arg.Release()
+		if len(kept) == 0 {
+			return nil
 		}
-		if err != nil {
+		ids = keptIDs
+	}
+	for i := range st.specs {
+		var arg arrow.Array
+		if c := st.argCol[i]; c >= 0 {
+			arg = cols[c]
+			if kept != nil {
+				sub, err := takeOrNull(ctx, st.ec, arg, kept)
+				if err != nil {
+					return err
+				}
+				defer sub.Release()
+				arg = sub
+			}
+		}
+		if err := st.accs[i].update(arg, ids); err != nil {
 			return err
 		}
 	}
@@ -135,16 +214,15 @@ func (st *aggState) merge(o *aggState) error {
 		k := o.gt.encs[g]
 		id, ok := st.gt.ids[k]
 		if !ok {
-			for c := range st.gt.keys {
-				st.gt.keys[c] = append(st.gt.keys[c], o.gt.keys[c][g])
-			}
-			id = int32(st.gt.nGroups)
-			st.gt.nGroups++
-			st.gt.ids[k] = id
-			st.gt.encs = append(st.gt.encs, k)
+			id = st.gt.addGroup(k, func(c int) any { return o.gt.keys[c][g] })
 		}
 		mapping[g] = id
 	}
+	return st.mergeMapped(o, mapping)
+}
+
+// mergeMapped folds o's groups into st's groups mapping[g] (-1: skip).
+func (st *aggState) mergeMapped(o *aggState, mapping []int32) error {
 	for i, a := range st.accs {
 		a.grow(st.gt.nGroups)
 		if err := a.(mergeable).merge(o.accs[i], mapping); err != nil {
@@ -161,22 +239,17 @@ type groupTable struct {
 	encs    []string // per group, its encoded key (for merging)
 	buf     []byte
 	nGroups int
+	bytes   int64 // estimated footprint, for the memory budget
 }
 
-func (gt *groupTable) assign(ec *EvalContext, b arrow.RecordBatch, groups []Expr, ids []int32) error {
-	cols := make([]arrow.Array, len(groups))
-	defer func() { ReleaseArrays(cols) }()
-	for i, g := range groups {
-		c, err := g.Eval(ec, b)
-		if err != nil {
-			return err
-		}
-		cols[i] = c
-	}
+// assign sets ids to the group of each row of the evaluated group
+// columns. When frozen, a row whose group is new gets id -1 and is
+// reported to miss instead of starting a group.
+func (gt *groupTable) assign(cols []arrow.Array, ids []int32, miss func(r int, enc []byte), frozen bool) {
 	if len(cols) == 1 {
 		if s, ok := cols[0].(*array.String); ok {
-			gt.assignStrings(s, ids)
-			return nil
+			gt.assignStrings(s, ids, miss, frozen)
+			return
 		}
 	}
 	for r := range ids {
@@ -186,16 +259,20 @@ func (gt *groupTable) assign(ec *EvalContext, b arrow.RecordBatch, groups []Expr
 		}
 		id, ok := gt.ids[string(gt.buf)]
 		if !ok {
+			if frozen {
+				ids[r] = -1
+				miss(r, gt.buf)
+				continue
+			}
 			id = gt.newGroup(cols, r, string(gt.buf))
 		}
 		ids[r] = id
 	}
-	return nil
 }
 
 // assignStrings is the fast path for a single string key; NULL is kept
 // apart from every string by a separate id.
-func (gt *groupTable) assignStrings(s *array.String, ids []int32) {
+func (gt *groupTable) assignStrings(s *array.String, ids []int32, miss func(r int, enc []byte), frozen bool) {
 	nullID := int32(-1)
 	if id, ok := gt.ids["\x00"]; ok {
 		nullID = id
@@ -204,6 +281,11 @@ func (gt *groupTable) assignStrings(s *array.String, ids []int32) {
 	for r := range ids {
 		if s.IsNull(r) {
 			if nullID < 0 {
+				if frozen {
+					ids[r] = -1
+					miss(r, []byte{0})
+					continue
+				}
 				nullID = gt.newGroup(cols, r, "\x00")
 			}
 			ids[r] = nullID
@@ -214,6 +296,11 @@ func (gt *groupTable) assignStrings(s *array.String, ids []int32) {
 		gt.buf = append(append(gt.buf[:0], 1), v...)
 		id, ok := gt.ids[string(gt.buf)]
 		if !ok {
+			if frozen {
+				ids[r] = -1
+				miss(r, gt.buf)
+				continue
+			}
 			id = gt.newGroup(cols, r, string(gt.buf))
 		}
 		ids[r] = id
@@ -221,8 +308,16 @@ func (gt *groupTable) assignStrings(s *array.String, ids []int32) {
 }
 
 func (gt *groupTable) newGroup(cols []arrow.Array, r int, enc string) int32 {
-	for i, c := range cols {
-		gt.keys[i] = append(gt.keys[i], ValueAt(c, r))
+	return gt.addGroup(enc, func(c int) any { return ValueAt(cols[c], r) })
+}
+
+// addGroup appends a group whose key column c holds key(c).
+func (gt *groupTable) addGroup(enc string, key func(c int) any) int32 {
+	gt.bytes += int64(len(enc)) + mapEntryBytes + 16
+	for c := range gt.keys {
+		v := key(c)
+		gt.keys[c] = append(gt.keys[c], v)
+		gt.bytes += 16 + valueBytes(v)
 	}
 	id := int32(gt.nGroups)
 	gt.nGroups++

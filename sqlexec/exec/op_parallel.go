@@ -98,6 +98,7 @@ func (h *sharedHandle) Next(ctx context.Context) (arrow.RecordBatch, error) {
 // goroutine, then merges the partial states: the result equals
 // HashAggregate over the union of the inputs (up to the order of
 // floating-point additions). DISTINCT aggregates are not supported.
+// Past the memory limit the workers spill like HashAggregate does.
 type ParallelAggregate struct {
 	Inputs []RecordIterator
 	// Source, if set, is closed with the operator (the inputs' shared source).
@@ -109,6 +110,7 @@ type ParallelAggregate struct {
 	Out    *arrow.Schema
 	EC     *EvalContext
 	done   bool
+	spill  *aggSpill // the passes and spill files (agg_spill_parallel.go)
 }
 
 func (p *ParallelAggregate) Schema() *arrow.Schema { return p.Out }
@@ -123,9 +125,15 @@ func (p *ParallelAggregate) Close() {
 	for _, jb := range p.Builds {
 		jb.Close()
 	}
+	if p.spill != nil {
+		p.spill.release()
+	}
 }
 
 func (p *ParallelAggregate) Next(ctx context.Context) (arrow.RecordBatch, error) {
+	if p.spill != nil {
+		return p.spill.next(ctx)
+	}
 	if p.done {
 		return nil, nil
 	}
@@ -135,41 +143,7 @@ func (p *ParallelAggregate) Next(ctx context.Context) (arrow.RecordBatch, error)
 			return nil, errNotMergeable
 		}
 	}
-	wctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	states := make([]*aggState, len(p.Inputs))
-	errs := make([]error, len(p.Inputs))
-	var wg sync.WaitGroup
-	for i, in := range p.Inputs {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			st, err := newAggState(p.EC, p.Groups, p.Aggs)
-			if err == nil {
-				err = st.consume(wctx, in)
-			}
-			if err != nil {
-				errs[i] = err
-				cancel()
-				return
-			}
-			states[i] = st
-		}()
-	}
-	wg.Wait()
-	if err := firstError(ctx, errs); err != nil {
-		return nil, err
-	}
-	final, err := newAggState(p.EC, p.Groups, p.Aggs)
-	if err != nil {
-		return nil, err
-	}
-	for _, st := range states {
-		if err := final.merge(st); err != nil {
-			return nil, err
-		}
-	}
-	return final.output(p.Out)
+	return p.aggregate(ctx)
 }
 
 // firstError prefers a worker's own failure over the cancellation it

@@ -1,0 +1,241 @@
+package exec
+
+import (
+	"context"
+	"fmt"
+	"hash/maphash"
+	"sync/atomic"
+
+	"github.com/apache/arrow-go/v18/arrow"
+)
+
+// Hash aggregation past the memory budget (hybrid hash aggregation).
+//
+// An aggPass aggregates rows into its table until the table's estimate
+// exceeds the budget; from then on the table is frozen: rows of groups
+// it holds still update it, rows of any other group are written, as the
+// evaluated group and argument columns, to one of aggFanOut partition
+// files chosen by a seeded hash of the encoded key. A group's rows thus
+// all land in one place, in input order. Once the input ends the table
+// is emitted and each partition is aggregated by a pass of its own, with
+// a fresh seed, which may freeze and partition again.
+
+// aggFanOut is the number of partitions one pass spills into.
+const aggFanOut = 16
+
+// maxAggLevel bounds the re-partitioning depth; a pass that deep keeps
+// every group in memory. (Each level already shrinks: a frozen table
+// holds at least one group, whose rows do not go down.)
+const maxAggLevel = 12
+
+// aggSpillFiles counts the spill files hash aggregations have created.
+var aggSpillFiles atomic.Int64
+
+// AggregateSpillFiles reports how many spill files hash aggregations in
+// this process have created so far (a diagnostic for tests and tools).
+func AggregateSpillFiles() int64 { return aggSpillFiles.Load() }
+
+// aggBudget is a memory budget shared by the passes that run at once
+// (the workers of a parallel aggregation).
+type aggBudget struct {
+	limit int64
+	used  atomic.Int64
+}
+
+// aggPass is one level of hybrid hash aggregation.
+type aggPass struct {
+	ec      *EvalContext
+	st      *aggState
+	budget  *aggBudget
+	counted int64 // what this pass has added to budget.used
+	level   int
+	seed    maphash.Seed
+	files   *spillFiles
+	schema  *arrow.Schema // of the partition files, from the first spilled rows
+	writers []*runWriter  // per partition, created when first needed
+	frozen  bool
+	miss    []int32  // rows of the current batch left to the partitions
+	hashes  []uint64 // their key hashes
+}
+
+func newAggPass(ec *EvalContext, st *aggState, budget *aggBudget, level int, seed maphash.Seed, files *spillFiles) *aggPass {
+	return &aggPass{ec: ec, st: st, budget: budget, level: level, seed: seed, files: files}
+}
+
+// consume drains it into the pass (it is not closed).
+func (p *aggPass) consume(ctx context.Context, it RecordIterator) error {
+	for {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		b, err := it.Next(ctx)
+		if err != nil || b == nil {
+			return err
+		}
+		err = p.add(ctx, b)
+		b.Release()
+		if err != nil {
+			return err
+		}
+	}
+}
+
+// add aggregates one input batch.
+func (p *aggPass) add(ctx context.Context, b arrow.RecordBatch) error {
+	cols, err := p.st.evalCols(b)
+	defer ReleaseArrays(cols)
+	if err != nil {
+		return err
+	}
+	return p.addCols(ctx, cols, int(b.NumRows()))
+}
+
+func (p *aggPass) addCols(ctx context.Context, cols []arrow.Array, n int) error {
+	if !p.frozen {
+		if err := p.st.updateCols(ctx, cols, n, nil); err != nil {
+			return err
+		}
+		p.account()
+		return nil
+	}
+	p.miss, p.hashes = p.miss[:0], p.hashes[:0]
+	err := p.st.updateCols(ctx, cols, n, func(r int, enc []byte) {
+		p.miss = append(p.miss, int32(r))
+		p.hashes = append(p.hashes, maphash.Bytes(p.seed, enc))
+	})
+	if err != nil {
+		return err
+	}
+	p.account()
+	if len(p.miss) == 0 {
+		return nil
+	}
+	return p.spillRows(ctx, cols)
+}
+
+// account updates the shared budget with the table's estimate and
+// freezes the table once the budget is exceeded.
+func (p *aggPass) account() {
+	now := p.st.memBytes()
+	used := p.budget.used.Add(now - p.counted)
+	p.counted = now
+	if !p.frozen && used > p.budget.limit && len(p.st.groups) > 0 && p.level < maxAggLevel {
+		p.frozen = true
+	}
+}
+
+// spillRows writes the missed rows of cols to their partitions.
+func (p *aggPass) spillRows(ctx context.Context, cols []arrow.Array) error {
+	if err := p.checkSchema(cols); err != nil {
+		return err
+	}
+	// a counting sort by partition, so one take serves every partition
+	var starts [aggFanOut + 1]int
+	for _, h := range p.hashes {
+		starts[h%aggFanOut+1]++
+	}
+	for i := 1; i <= aggFanOut; i++ {
+		starts[i] += starts[i-1]
+	}
+	pos := starts
+	idx := make([]int32, len(p.miss))
+	for i, r := range p.miss {
+		part := p.hashes[i] % aggFanOut
+		idx[pos[part]] = r
+		pos[part]++
+	}
+	b, err := TakeBatch(ctx, p.ec, p.schema, cols, idx)
+	if err != nil {
+		return err
+	}
+	defer b.Release()
+	for part := range aggFanOut {
+		lo, hi := starts[part], starts[part+1]
+		if lo == hi {
+			continue
+		}
+		w, err := p.writer(part)
+		if err != nil {
+			return err
+		}
+		s := b.NewSlice(int64(lo), int64(hi))
+		err = w.write(s)
+		s.Release()
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkSchema fixes the partition schema from the first spilled columns
+// and holds later ones to it.
+func (p *aggPass) checkSchema(cols []arrow.Array) error {
+	if p.schema == nil {
+		fields := make([]arrow.Field, len(cols))
+		for i, c := range cols {
+			fields[i] = arrow.Field{Name: fmt.Sprintf("c%d", i), Type: c.DataType(), Nullable: true}
+		}
+		p.schema = arrow.NewSchema(fields, nil)
+		return nil
+	}
+	for i, c := range cols {
+		if f := p.schema.Field(i); !arrow.TypeEqual(c.DataType(), f.Type) {
+			return &BatchTypeError{Column: f.Name, Want: f.Type.String(), Got: c.DataType().String()}
+		}
+	}
+	return nil
+}
+
+func (p *aggPass) writer(part int) (*runWriter, error) {
+	if p.writers == nil {
+		p.writers = make([]*runWriter, aggFanOut)
+	}
+	if w := p.writers[part]; w != nil {
+		return w, nil
+	}
+	w, err := newSpillWriter(p.ec, p.files, "icesql-agg-*.arrows", p.schema)
+	if err != nil {
+		return nil, err
+	}
+	aggSpillFiles.Add(1)
+	p.writers[part] = w
+	return w, nil
+}
+
+// finish closes the partition files; parts[i] is partition i's run
+// (path "" when nothing went there). It also returns the pass's share
+// of the budget.
+func (p *aggPass) finish() (parts []sortedRun, err error) {
+	p.budget.used.Add(-p.counted)
+	p.counted = 0
+	if p.writers == nil {
+		return nil, nil
+	}
+	parts = make([]sortedRun, aggFanOut)
+	for i, w := range p.writers {
+		if w == nil {
+			continue
+		}
+		p.writers[i] = nil
+		if err != nil {
+			w.abort()
+			continue
+		}
+		parts[i], err = w.finish()
+	}
+	return parts, err
+}
+
+// abort closes the partition files after a failure (the owner of files
+// removes them).
+func (p *aggPass) abort() {
+	p.budget.used.Add(-p.counted)
+	p.counted = 0
+	for i, w := range p.writers {
+		if w != nil {
+			w.abort()
+			p.writers[i] = nil
+		}
+	}
+}
