@@ -31,7 +31,7 @@ type binder struct {
 	ctx  context.Context
 	cat  Catalog
 	opts BindOptions
-	ctes []map[string]Plan
+	ctes []map[string]*cteEntry
 	// exprNodes counts bound expression nodes so that binding a huge
 	// expression notices cancellation.
 	exprNodes int
@@ -70,41 +70,57 @@ func (b *binder) bindScalarSubquery(x *ast.SubqueryExpr, sc *scope) (Expr, error
 }
 
 func (b *binder) pushCTEs(w *ast.WithClause, outer *scope) error {
-	m := map[string]Plan{}
+	m := map[string]*cteEntry{}
 	b.ctes = append(b.ctes, m)
 	if w == nil {
 		return nil
 	}
-	if w.IsRecursive {
-		return unsupported("WITH RECURSIVE")
-	}
 	for _, cte := range w.CTEs {
-		p, err := b.bindResultSet(cte.Query.Query, nil, nil)
+		name := strings.ToLower(cte.Name.O)
+		if _, dup := m[name]; dup {
+			return invalid("WITH query name %s is specified more than once", cte.Name.O)
+		}
+		var p Plan
+		var err error
+		if w.IsRecursive {
+			p, err = b.bindRecursiveCTE(cte, m)
+		} else if p, err = b.bindResultSet(cte.Query.Query, nil, nil); err == nil {
+			p, err = nameCTEColumns(cte, p)
+		}
 		if err != nil {
 			return err
 		}
-		if len(cte.ColNameList) > 0 {
-			cols := p.Columns()
-			if len(cte.ColNameList) != len(cols) {
-				return invalid("WITH %s names %d columns but its query has %d", cte.Name.O, len(cte.ColNameList), len(cols))
-			}
-			names := make([]string, len(cols))
-			for i, c := range cte.ColNameList {
-				names[i] = c.O
-			}
-			p = renameColumns(p, "", names)
-		}
-		m[strings.ToLower(cte.Name.O)] = p
+		m[name] = &cteEntry{plan: p}
 	}
 	return nil
+}
+
+// nameCTEColumns applies a CTE's column list, if any, to its query's plan.
+func nameCTEColumns(cte *ast.CommonTableExpression, p Plan) (Plan, error) {
+	if len(cte.ColNameList) == 0 {
+		return p, nil
+	}
+	cols := p.Columns()
+	if len(cte.ColNameList) != len(cols) {
+		return nil, invalid("WITH %s names %d columns but its query has %d", cte.Name.O, len(cte.ColNameList), len(cols))
+	}
+	names := make([]string, len(cols))
+	for i, c := range cte.ColNameList {
+		names[i] = c.O
+	}
+	return renameColumns(p, "", names), nil
 }
 
 func (b *binder) popCTEs() { b.ctes = b.ctes[:len(b.ctes)-1] }
 
 func (b *binder) lookupCTE(name string) (Plan, bool) {
 	for i := len(b.ctes) - 1; i >= 0; i-- {
-		if p, ok := b.ctes[i][strings.ToLower(name)]; ok {
-			return p, true
+		if e, ok := b.ctes[i][strings.ToLower(name)]; ok {
+			if e.self != nil {
+				e.self.refs++
+				return &WorkTableScan{Work: e.self.work}, true
+			}
+			return e.plan, true
 		}
 	}
 	return nil, false

@@ -129,6 +129,10 @@ func withInputs(p Plan, in []Plan) Plan {
 		c := *n
 		c.Left, c.Right = in[0], in[1]
 		return &c
+	case *RecursiveCTE:
+		c := *n
+		c.Anchor, c.Recursive = in[0], in[1]
+		return &c
 	}
 	return p
 }

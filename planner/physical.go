@@ -43,6 +43,9 @@ func Build(ctx context.Context, ec *exec.EvalContext, p Plan) (exec.RecordIterat
 type builder struct {
 	ctx context.Context
 	ec  *exec.EvalContext
+	// work holds the rows each recursive CTE's work table scans read
+	// in the step being built.
+	work map[*WorkTable][]arrow.RecordBatch
 }
 
 func (b *builder) build(p Plan) (exec.RecordIterator, error) {
@@ -118,6 +121,10 @@ func (b *builder) build(p Plan) (exec.RecordIterator, error) {
 		return b.setOp(n)
 	case *Values:
 		return b.values(n)
+	case *RecursiveCTE:
+		return b.recursiveCTE(n)
+	case *WorkTableScan:
+		return b.workTableScan(n)
 	}
 	return nil, unsupported("plan node %T", p)
 }
