@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
 )
 
 // WindowFunc is a window function kind.
@@ -129,7 +128,10 @@ type WindowCall struct {
 
 // Window computes Calls over rows partitioned by Partition and ordered by
 // Order. It emits the input columns (sorted by partition then order keys)
-// followed by one column per call.
+// followed by one column per call. It sorts its input (a Sort, which
+// spills past the memory limit) and computes the calls over complete
+// partitions as the sorted rows stream in, so it holds at most the
+// largest partition and one sorted batch (window_stream.go).
 type Window struct {
 	Input     RecordIterator
 	Partition []Expr
@@ -138,22 +140,42 @@ type Window struct {
 	Out       *arrow.Schema
 	EC        *EvalContext
 	done      bool
+	stream    windowStream
 }
 
 func (w *Window) Schema() *arrow.Schema { return w.Out }
-func (w *Window) Close()                { w.Input.Close() }
+
+func (w *Window) Close() {
+	w.Input.Close()
+	w.stream.release()
+}
 
 func (w *Window) Next(ctx context.Context) (arrow.RecordBatch, error) {
 	if w.done {
 		return nil, nil
 	}
-	w.done = true
+	if w.stream.sort == nil {
+		if err := w.start(); err != nil {
+			w.done = true
+			return nil, err
+		}
+	}
+	out, err := w.nextPartitions(ctx)
+	if err != nil || out == nil {
+		w.done = true
+		w.stream.release()
+	}
+	return out, err
+}
+
+// start validates the frames and sets up the sort.
+func (w *Window) start() error {
 	for _, c := range w.Calls {
 		if !c.Func.UsesFrame() {
 			continue
 		}
 		if err := c.Frame.Validate(); err != nil {
-			return nil, err
+			return err
 		}
 	}
 	keys := make([]SortKey, 0, len(w.Partition)+len(w.Order))
@@ -161,11 +183,13 @@ func (w *Window) Next(ctx context.Context) (arrow.RecordBatch, error) {
 		keys = append(keys, SortKey{Expr: p, NullsFirst: true})
 	}
 	keys = append(keys, w.Order...)
-	sorted, err := sortedWhole(ctx, &Sort{Input: w.Input, Keys: keys, EC: w.EC})
-	if err != nil || sorted == nil {
-		return nil, err
-	}
-	defer sorted.Release()
+	w.stream.sort = &Sort{Input: w.Input, Keys: keys, EC: w.EC}
+	return nil
+}
+
+// computeBatch computes every call over sorted, which holds whole
+// partitions only.
+func (w *Window) computeBatch(ctx context.Context, sorted arrow.RecordBatch) (arrow.RecordBatch, error) {
 	bounds, err := w.boundaries(sorted)
 	if err != nil {
 		return nil, err
@@ -321,37 +345,4 @@ func takeOrNull(ctx context.Context, ec *EvalContext, src arrow.Array, idx []int
 	a := b.Column(0)
 	a.Retain()
 	return a, nil
-}
-
-// sortedWhole drains s into one batch: the window computation needs
-// every partition's rows together, while Sort streams in batches once
-// it has spilled.
-func sortedWhole(ctx context.Context, s *Sort) (arrow.RecordBatch, error) {
-	defer s.release()
-	var bs []arrow.RecordBatch
-	defer func() { ReleaseAll(bs) }()
-	for {
-		b, err := s.Next(ctx)
-		if err != nil {
-			return nil, err
-		}
-		if b == nil {
-			break
-		}
-		bs = append(bs, b)
-	}
-	switch len(bs) {
-	case 0:
-		return nil, nil
-	case 1:
-		b := bs[0]
-		bs = nil
-		return b, nil
-	}
-	cols, n, err := concatBatches(s.EC, s.Schema(), bs)
-	if err != nil {
-		return nil, err
-	}
-	defer ReleaseArrays(cols)
-	return array.NewRecordBatch(s.Schema(), cols, int64(n)), nil
 }
