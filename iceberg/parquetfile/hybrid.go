@@ -94,6 +94,26 @@ func (h *hybridRuns) unpack(i int) uint64 {
 	return (w >> (bit & 7)) & (1<<h.width - 1)
 }
 
+// unpackRun fills run with the current bit-packed run's values: a word
+// load per value while 8 bytes are left, unpack for the last few.
+func unpackRun[T int32 | byte](h *hybridRuns, run []T) {
+	mask := uint64(1)<<h.width - 1
+	src := h.src[h.packed:]
+	bit := uint(0)
+	i := 0
+	for ; i < len(run); i++ {
+		at := int(bit >> 3)
+		if at+8 > len(src) {
+			break
+		}
+		run[i] = T(binary.LittleEndian.Uint64(src[at:]) >> (bit & 7) & mask)
+		bit += h.width
+	}
+	for ; i < len(run); i++ {
+		run[i] = T(h.unpack(i))
+	}
+}
+
 // decodeLevels fills out with levels of at most maxLevel and returns how
 // many equal maxLevel.
 func decodeLevels(src []byte, maxLevel byte, out []byte) (full int, err error) {
@@ -118,13 +138,12 @@ func decodeLevels(src []byte, maxLevel byte, out []byte) (full int, err error) {
 			continue
 		}
 		run := out[k : k+h.left]
-		for i := range run {
-			v := h.unpack(i)
-			if v > uint64(maxLevel) {
+		unpackRun(&h, run)
+		for _, v := range run {
+			if v > maxLevel {
 				return 0, fmt.Errorf("level %d above maximum %d", v, maxLevel)
 			}
-			run[i] = byte(v)
-			if byte(v) == maxLevel {
+			if v == maxLevel {
 				full++
 			}
 		}
@@ -181,11 +200,11 @@ func decodeIndexes(src []byte, size int, out []int32) error {
 				run[i] = v
 			}
 		} else {
+			unpackRun(&h, run)
+			// Unsigned compare: widths of 32 bits give negative int32s.
 			bad := false
-			for i := range run {
-				v := h.unpack(i)
-				bad = bad || v >= limit
-				run[i] = int32(v)
+			for _, v := range run {
+				bad = bad || uint64(uint32(v)) >= limit
 			}
 			if bad {
 				return fmt.Errorf("dictionary index out of range (%d entries)", size)
