@@ -110,9 +110,9 @@ func (u *SnapshotUpdate) apply(ctx context.Context, base *Table, n int) (*attemp
 	if old, ok := meta.Ref(u.branch); ok {
 		ref.MaxRefAgeMs, ref.MaxSnapshotAgeMs, ref.MinSnapshotsToKeep = old.MaxRefAgeMs, old.MaxSnapshotAgeMs, old.MinSnapshotsToKeep
 	}
-	updates := []iceberg.Update{
-		iceberg.AddSnapshotUpdate{Snapshot: snap},
-		iceberg.SetSnapshotRefUpdate{Name: u.branch, Ref: ref},
+	updates := []iceberg.Update{iceberg.AddSnapshotUpdate{Snapshot: snap}}
+	if !u.stageOnly {
+		updates = append(updates, iceberg.SetSnapshotRefUpdate{Name: u.branch, Ref: ref})
 	}
 	if err := at.stage(updates); err != nil {
 		return fail(err)

@@ -191,6 +191,10 @@ func (u *SnapshotUpdate) removeReplacedManifests(ctx context.Context, at *attemp
 	}
 }
 
+// Abandon gives up an update that will not be committed: its new
+// manifests and, when it owns them, its data and delete files are removed.
+func (u *SnapshotUpdate) Abandon(ctx context.Context) { u.abandon(ctx) }
+
 // abandon removes what the update wrote for all attempts after it finally
 // failed: its new manifests and, when it owns them, its data files.
 func (u *SnapshotUpdate) abandon(ctx context.Context) {

@@ -24,6 +24,7 @@ type SnapshotUpdate struct {
 	ownFiles     bool
 	fast         bool
 	dataSeq      *int64 // explicit data sequence number of added data files
+	stageOnly    bool   // add the snapshot without moving the branch
 
 	// State kept across attempts.
 	snapshotID  int64
@@ -86,6 +87,17 @@ func (t *Table) NewRewrite() *SnapshotUpdate { return t.newUpdate(iceberg.OpRepl
 
 // ToBranch commits to a branch other than main.
 func (u *SnapshotUpdate) ToBranch(name string) *SnapshotUpdate { u.branch = name; return u }
+
+// StageOnly adds the snapshot to the table without moving the branch to
+// it (write-audit-publish): readers do not see it until it is published,
+// for example by cherry-picking it. Its parent is the branch's head.
+func (u *SnapshotUpdate) StageOnly() *SnapshotUpdate { u.stageOnly = true; return u }
+
+// Table is the version of the table the update started from.
+func (u *SnapshotUpdate) Table() *Table { return u.table }
+
+// Staged reports whether the update only stages its snapshot.
+func (u *SnapshotUpdate) Staged() bool { return u.stageOnly }
 
 // AddDataFile adds a data file.
 func (u *SnapshotUpdate) AddDataFile(f iceberg.DataFile) *SnapshotUpdate {
