@@ -63,6 +63,10 @@ const (
 	PropDefaultNameMapping    = "schema.name-mapping.default"
 	PropGCEnabled             = "gc.enabled"
 	DefaultGCEnabled          = true
+	// PropWriteWAPEnabled turns on write-audit-publish: with a session's
+	// spark.wap.id set, writes stage their snapshot instead of moving main.
+	PropWriteWAPEnabled    = "write.wap.enabled"
+	DefaultWriteWAPEnabled = false
 )
 
 // reservedProperties are table-level facts Java refuses to store in the

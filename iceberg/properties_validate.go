@@ -40,6 +40,7 @@ var boolProperties = map[string]bool{
 	PropManifestMergeEnabled:             true,
 	PropMetadataDeleteAfterCommitEnabled: true,
 	PropGCEnabled:                        true,
+	PropWriteWAPEnabled:                  true,
 }
 
 // ValidateProperty checks the value of a table property the engine reads

@@ -34,6 +34,9 @@ var (
 	ErrCherrypickUnsupported = errors.New("maintenance: snapshot cannot be cherry-picked")
 	// ErrAlreadyCherrypicked: the snapshot was already applied to main.
 	ErrAlreadyCherrypicked = errors.New("maintenance: snapshot was already cherry-picked")
+	// ErrUnknownWAPID: publish_changes found no staged snapshot with the
+	// write-audit-publish id.
+	ErrUnknownWAPID = errors.New("maintenance: no staged snapshot has this WAP id")
 	// ErrTooManyConflicts: a metadata change kept losing to concurrent
 	// commits after several recomputations.
 	ErrTooManyConflicts = errors.New("maintenance: too many concurrent commits")
