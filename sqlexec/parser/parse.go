@@ -148,6 +148,12 @@ func (c *parseCtx) extension(from, to int) func(*cursor) (Statement, error) {
 		}
 	case "USE":
 		return parseUse
+	case "SET":
+		if c.isPropertySet(from, to) {
+			return parseSet
+		}
+	case "RESET":
+		return parseReset
 	case "ALTER":
 		if kw(1) == "TABLE" {
 			return parseAlterTable
