@@ -153,7 +153,7 @@ func (b *binder) anchorColumns(cte *ast.CommonTableExpression, anchor Plan) (Pla
 		}
 		exprs[i] = coerce(&ColumnRef{Index: i, Name: c.Name, Type: c.Type}, t)
 	}
-	return &Project{Input: anchor, Exprs: exprs, Cols: cols}, nil
+	return projectOver(anchor, exprs, cols), nil
 }
 
 // castRecursiveTerm casts the recursive term's columns to the anchor's.
@@ -172,5 +172,18 @@ func castRecursiveTerm(name string, cols []Column, rec Plan) (Plan, error) {
 		}
 		exprs[i] = coerce(&ColumnRef{Index: i, Name: c.Name, Type: c.Type}, cols[i].Type)
 	}
-	return &Project{Input: rec, Exprs: exprs, Cols: cols}, nil
+	return projectOver(rec, exprs, cols), nil
+}
+
+// projectOver projects exprs over p, merged into p when p is a
+// projection itself (one node instead of two in plans and EXPLAIN).
+func projectOver(p Plan, exprs []Expr, cols []Column) Plan {
+	if in, ok := p.(*Project); ok {
+		merged := make([]Expr, len(exprs))
+		for i, e := range exprs {
+			merged[i] = substitute(e, in.Exprs)
+		}
+		return &Project{Input: in.Input, Exprs: merged, Cols: cols}
+	}
+	return &Project{Input: p, Exprs: exprs, Cols: cols}
 }
