@@ -41,7 +41,12 @@ func (b *binder) bindTableSource(ts *ast.TableSource) (Plan, error) {
 		t, err := b.cat.ResolveTable(b.ctx, ref)
 		if err != nil {
 			if errors.Is(err, ErrUnknownTable) {
-				return nil, err
+				if v, verr := b.resolveView(ref); verr != nil || v != nil {
+					if verr != nil {
+						return nil, verr
+					}
+					return b.bindView(v, alias)
+				}
 			}
 			return nil, err
 		}

@@ -216,9 +216,13 @@ func (s *Session) queryOne(ctx context.Context, st parser.Statement) (*Rows, err
 	case *parser.ShowPropertiesStmt:
 		return s.showProperties(ctx, x)
 	case *parser.ShowCreateTableStmt:
-		return s.showCreateTable(ctx, x)
+		return s.showCreateTableOrView(ctx, x)
+	case *parser.ShowCreateViewStmt:
+		return s.showCreateView(ctx, x.View)
+	case *parser.ShowViewsStmt:
+		return s.showViews(ctx, x)
 	case *parser.DescribeStmt:
-		return s.describe(ctx, x)
+		return s.describeTableOrView(ctx, x)
 	case *parser.ExplainStmt:
 		return s.explain(ctx, x)
 	case *parser.CallStmt:
@@ -248,7 +252,8 @@ func isWrite(st parser.Statement) bool {
 	switch st.(type) {
 	case *parser.CreateNamespaceStmt, *parser.DropNamespaceStmt, *parser.CreateTableStmt,
 		*parser.DropTableStmt, *parser.AlterTableStmt, *parser.InsertOverwriteStmt,
-		*parser.MergeStmt, *parser.CallStmt:
+		*parser.MergeStmt, *parser.CallStmt,
+		*parser.CreateViewStmt, *parser.DropViewStmt, *parser.AlterViewStmt:
 		return true
 	}
 	return false
@@ -304,7 +309,13 @@ func (s *Session) runWrite(ctx context.Context, st parser.Statement) (Result, er
 	case *parser.CreateTableStmt:
 		return s.createTable(ctx, x)
 	case *parser.DropTableStmt:
-		return Result{}, s.dropTable(ctx, x)
+		return Result{}, s.dropTableOrView(ctx, x)
+	case *parser.CreateViewStmt:
+		return Result{}, s.createView(ctx, x)
+	case *parser.DropViewStmt:
+		return Result{}, s.dropView(ctx, x)
+	case *parser.AlterViewStmt:
+		return Result{}, s.alterView(ctx, x)
 	case *parser.AlterTableStmt:
 		if isRefAction(x.Action) {
 			return s.alterRef(ctx, x)

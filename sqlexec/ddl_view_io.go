@@ -1,0 +1,135 @@
+package sqlexec
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/icesql/icesql/catalog/sqlite"
+	"github.com/icesql/icesql/iceberg"
+	"github.com/icesql/icesql/iceberg/table"
+)
+
+// maxViewMetadataSize bounds what a view metadata read allocates; real
+// files are a few kilobytes.
+const maxViewMetadataSize = 64 << 20
+
+// loadedView is a view's current metadata and where it was read from.
+type loadedView struct {
+	id       table.Identifier
+	location string
+	meta     *iceberg.ViewMetadata
+}
+
+// loadView reads the view id names (iceberg.ErrNoSuchView if none).
+func (e *Engine) loadView(ctx context.Context, id table.Identifier) (*loadedView, error) {
+	rec, err := e.catalog.LoadView(ctx, toSQLiteIdent(id))
+	if err != nil {
+		return nil, err
+	}
+	meta, err := e.readViewMetadata(ctx, rec.MetadataLocation)
+	if err != nil {
+		return nil, fmt.Errorf("view %s: %w", id, err)
+	}
+	return &loadedView{id: id, location: rec.MetadataLocation, meta: meta}, nil
+}
+
+func (e *Engine) readViewMetadata(ctx context.Context, location string) (*iceberg.ViewMetadata, error) {
+	f, err := e.env.IO.Open(ctx, location)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if f.Size() > maxViewMetadataSize {
+		return nil, fmt.Errorf("%w: %s is %d bytes (limit %d)", iceberg.ErrInvalidViewMetadata, location, f.Size(), maxViewMetadataSize)
+	}
+	buf := make([]byte, f.Size())
+	if _, err := f.ReadAt(buf, 0); err != nil {
+		return nil, fmt.Errorf("read %s: %w", location, err)
+	}
+	meta, err := iceberg.ParseViewMetadata(buf)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", location, err)
+	}
+	return meta, nil
+}
+
+// viewLocation is <warehouse>/<ns levels>/<view> as a file:// URI, the
+// layout Java's JDBC catalog gives views.
+func (e *Engine) viewLocation(id table.Identifier) string {
+	return e.warehouseURI + "/" + strings.Join(id.Namespace, "/") + "/" + id.Name
+}
+
+// writeViewMetadata writes meta as the metadata file that follows
+// previous ("" for a new view): <location>/metadata/<NNNNN>-<uuid>.metadata.json,
+// created exclusively and durable before it returns.
+func (e *Engine) writeViewMetadata(ctx context.Context, meta *iceberg.ViewMetadata, previous string) (string, error) {
+	data, err := iceberg.EncodeViewMetadata(meta)
+	if err != nil {
+		return "", err
+	}
+	loc := fmt.Sprintf("%s/metadata/%05d-%s.metadata.json", meta.Location, viewFileVersion(previous)+1, iceberg.NewUUIDString())
+	out, err := e.env.IO.Create(ctx, loc)
+	if err != nil {
+		return "", err
+	}
+	if _, err := out.Write(data); err != nil {
+		return "", errors.Join(err, out.Abort())
+	}
+	if err := out.Close(); err != nil {
+		return "", err
+	}
+	return loc, nil
+}
+
+// viewFileVersion is the number a metadata file name starts with, -1 for
+// none or a name without one (Java's parseVersion).
+func viewFileVersion(location string) int {
+	if location == "" {
+		return -1
+	}
+	name := location[strings.LastIndexByte(location, '/')+1:]
+	num, _, ok := strings.Cut(name, "-")
+	if !ok {
+		return -1
+	}
+	n, err := strconv.Atoi(num)
+	if err != nil || n < 0 {
+		return -1
+	}
+	return n
+}
+
+// commitView installs meta for the view: a new catalog row when old is
+// nil, else a compare-and-swap from old's location. The written file is
+// removed when the catalog certainly refused it.
+func (e *Engine) commitView(ctx context.Context, id table.Identifier, old *loadedView, meta *iceberg.ViewMetadata) error {
+	prev := ""
+	if old != nil {
+		prev = old.location
+	}
+	loc, err := e.writeViewMetadata(ctx, meta, prev)
+	if err != nil {
+		return err
+	}
+	sid := toSQLiteIdent(id)
+	if old == nil {
+		err = e.catalog.CreateView(ctx, sid, loc)
+	} else {
+		err = e.catalog.CommitView(ctx, sid, old.location, loc)
+	}
+	if err != nil && !errors.Is(err, iceberg.ErrCommitStateUnknown) {
+		_ = e.env.IO.Remove(context.WithoutCancel(ctx), loc)
+	}
+	return err
+}
+
+// requireViews refuses view statements on a catalog without view support.
+func (e *Engine) requireViews() error {
+	if !e.catalog.SupportsViews() {
+		return fmt.Errorf("%w: %w", ErrNotSupported, sqlite.ErrViewsUnsupported)
+	}
+	return nil
+}
