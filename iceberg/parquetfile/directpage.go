@@ -153,7 +153,17 @@ func compactByteArrays(src []byte, n int, off []int32) ([]byte, []int32, error) 
 		if l > uint64(len(src)-r) {
 			return nil, nil, fmt.Errorf("byte array of %d bytes with %d left", l, len(src)-r)
 		}
-		w += copy(src[w:], src[r:r+int(l)])
+		// Short values move as two words, loaded before stored: the
+		// store may spill past the value only into bytes already read
+		// (r-w >= 16), where the next values land.
+		if l <= 16 && r-w >= 16 && len(src)-r >= 16 {
+			a, b := binary.LittleEndian.Uint64(src[r:]), binary.LittleEndian.Uint64(src[r+8:])
+			binary.LittleEndian.PutUint64(src[w:], a)
+			binary.LittleEndian.PutUint64(src[w+8:], b)
+			w += int(l)
+		} else {
+			w += copy(src[w:], src[r:r+int(l)])
+		}
 		r += int(l)
 		off[i+1] = int32(w)
 	}

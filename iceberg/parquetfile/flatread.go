@@ -1,6 +1,7 @@
 package parquetfile
 
 import (
+	"encoding/binary"
 	"errors"
 	"io"
 	"unsafe"
@@ -557,19 +558,35 @@ func appendDictBytes(data []byte, offs []int32, c *chunkData, idx []int32, defs 
 	if len(data)+need > 1<<31-1 {
 		return data, false
 	}
-	data = growBytes(data, need)
+	// Values of up to 16 bytes move as two words: the 16 bytes of slack
+	// past need take the spill, which the next value overwrites.
+	data = growBytes(data, need+16)
+	out := data[:cap(data)]
+	src := c.bin
+	if c.bufs != nil {
+		// A dictionary decoded here: nothing writes past its bytes, so
+		// the words may read into its spare capacity.
+		src = c.bin[:cap(c.bin)]
+	}
 	end := int32(len(data))
-	data = data[:len(data)+need]
 	v := 0
 	for i := range m {
 		if defs == nil || defs[i] == c.maxDef {
 			x := idx[v]
 			v++
-			end += int32(copy(data[end:], c.bin[do[x]:do[x+1]]))
+			s, e := do[x], do[x+1]
+			if e-s <= 16 && int(s)+16 <= len(src) {
+				a, b := binary.LittleEndian.Uint64(src[s:]), binary.LittleEndian.Uint64(src[s+8:])
+				binary.LittleEndian.PutUint64(out[end:], a)
+				binary.LittleEndian.PutUint64(out[end+8:], b)
+				end += e - s
+			} else {
+				end += int32(copy(out[end:], src[s:e]))
+			}
 		}
 		offs[i+1] = end
 	}
-	return data, true
+	return data[:end], true
 }
 
 // growBytes returns b with room for need more bytes.
