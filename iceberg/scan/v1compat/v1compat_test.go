@@ -26,6 +26,7 @@ func TestReadInlineManifests(t *testing.T) {
 				fmt.Sprintf("%s|%d|%d|0", f.manifestPath("v1t", "m2"), snapOverwrite, len(f.adds[1])),
 				fmt.Sprintf("%s|%d|0|%d", f.manifestPath("v1t", "m3"), snapOverwrite, len(f.adds[0])),
 			}},
+		{"manifests table, every column", "SELECT count(*) FROM (SELECT * FROM default.v1t.manifests) m", []string{"2"}},
 		{"all_manifests table", "SELECT reference_snapshot_id, count(*) FROM v1t.all_manifests GROUP BY reference_snapshot_id ORDER BY 1",
 			[]string{fmt.Sprintf("%d|1", snapAppend1), fmt.Sprintf("%d|2", snapAppend2), fmt.Sprintf("%d|2", snapOverwrite)}},
 		{"entries table", "SELECT status, count(*) FROM v1t.entries GROUP BY status ORDER BY status",
