@@ -72,6 +72,10 @@ func init() {
 			tableParam,
 			{name: "snapshot_id", kind: argLong, required: true},
 		}},
+		{name: "publish_changes", run: callPublishChanges, params: []procParam{
+			tableParam,
+			{name: "wap_id", kind: argString, required: true},
+		}},
 		{name: "fast_forward", run: callFastForward, params: []procParam{
 			tableParam,
 			{name: "branch", kind: argString, required: true},
@@ -244,6 +248,15 @@ func callCherrypickSnapshot(ctx context.Context, s *Session, a callArgs) (mainte
 	}
 	id, _ := a.long("snapshot_id")
 	return maintenance.CherrypickSnapshot(ctx, t, id)
+}
+
+func callPublishChanges(ctx context.Context, s *Session, a callArgs) (maintenance.Result, error) {
+	t, err := s.callTable(ctx, a)
+	if err != nil {
+		return nil, err
+	}
+	id, _ := a.str("wap_id")
+	return maintenance.PublishChanges(ctx, t, id)
 }
 
 func callFastForward(ctx context.Context, s *Session, a callArgs) (maintenance.Result, error) {

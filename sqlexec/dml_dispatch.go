@@ -18,6 +18,7 @@ func (s *Session) dmlRunner() *dml.Runner {
 		Isolation: s.TxIsolation(),
 		Manifests: s.engine.manifests,
 		Catalog:   &resolver{s: s, cache: map[string]planner.Table{}},
+		Prepare:   s.applyWAP,
 	}
 }
 

@@ -24,6 +24,9 @@ var (
 	// ErrDDLInTxn: a catalog change (CREATE, DROP, ALTER, CALL) inside a
 	// transaction; DDL is not transactional and is refused there.
 	ErrDDLInTxn = errors.New("sqlexec: DDL is not allowed inside a transaction")
+	// ErrInvalidSessionProperty: a SET value or combination the engine
+	// cannot use.
+	ErrInvalidSessionProperty = errors.New("sqlexec: invalid session property")
 	// ErrTxnReadOnly: a write inside a read-only transaction.
 	ErrTxnReadOnly = errors.New("sqlexec: transaction is read-only")
 	// ErrIsolationLevel: an isolation level the engine cannot provide.

@@ -23,6 +23,8 @@ type Session struct {
 	stmts *stmtCache
 	// replan turns plan reuse off (benchmarks compare with it).
 	replan bool
+	// props are the session properties SET assigns (spark.wap.id, ...).
+	props map[string]string
 }
 
 // Namespace is the session's current namespace (USE changes it).
@@ -227,6 +229,10 @@ func (s *Session) queryOne(ctx context.Context, st parser.Statement) (*Rows, err
 		return s.explain(ctx, x)
 	case *parser.CallStmt:
 		return s.call(ctx, x)
+	case *parser.SetPropertyStmt:
+		return s.setProperty(x)
+	case *parser.ResetPropertyStmt:
+		return s.resetProperty(x)
 	case *parser.UseStmt:
 		ok, err := s.engine.catalog.NamespaceExists(ctx, x.Namespace)
 		if err != nil {

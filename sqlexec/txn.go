@@ -120,6 +120,10 @@ func (s *Session) Close(ctx context.Context) error {
 // becomes visible at COMMIT. It returns the table as the session now sees
 // it.
 func (s *Session) stage(ctx context.Context, u *table.SnapshotUpdate) (*table.Table, error) {
+	if err := s.applyWAP(u); err != nil {
+		u.Abandon(context.WithoutCancel(ctx))
+		return nil, err
+	}
 	if s.tx == nil {
 		t, err := u.Commit(ctx)
 		if err == nil {

@@ -85,6 +85,12 @@ func (r *Runner) commit(ctx context.Context, t *table.Table, u *table.SnapshotUp
 	if hook := BeforeCommit; hook != nil {
 		hook(ctx, t.Ident())
 	}
+	if r.Prepare != nil {
+		if err := r.Prepare(u); err != nil {
+			u.Abandon(context.WithoutCancel(ctx))
+			return err
+		}
+	}
 	if r.Txn != nil {
 		_, err := r.Txn.Stage(ctx, u)
 		return err

@@ -33,6 +33,10 @@ type Runner struct {
 	Isolation string
 	// Manifests caches decoded manifests across statements (nil: none).
 	Manifests *scan.ManifestCache
+	// Prepare, when set, adjusts each update before it is committed or
+	// staged (the session's write-audit-publish staging); an error
+	// abandons the update.
+	Prepare func(*table.SnapshotUpdate) error
 }
 
 // Kind is the statement kind, which picks the table properties for write
