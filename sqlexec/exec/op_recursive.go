@@ -7,7 +7,7 @@ import (
 )
 
 // MaxRecursion is how many times a recursive CTE's recursive term may
-// run over a non-empty working table; one more is a runaway recursion.
+// produce rows; a step after that producing rows is a runaway recursion.
 const MaxRecursion = 10000
 
 // seenEntryOverhead approximates a map entry's bookkeeping beyond its key.
@@ -27,8 +27,7 @@ type RecursiveUnion struct {
 	// stay owned by the caller: the iterator retains what it keeps.
 	Step     func(work []arrow.RecordBatch) (RecordIterator, error)
 	Distinct bool
-	// MaxIterations bounds the steps over non-empty working tables
-	// (0: MaxRecursion).
+	// MaxIterations bounds the steps that produce rows (0: MaxRecursion).
 	MaxIterations int
 	Out           *arrow.Schema
 	EC            *EvalContext
@@ -88,13 +87,6 @@ func (r *RecursiveUnion) advance() error {
 		r.finish()
 		return nil
 	}
-	limit := r.MaxIterations
-	if limit <= 0 {
-		limit = MaxRecursion
-	}
-	if r.iterations >= limit {
-		return &RecursionLimitError{CTE: r.Name, Bound: "iterations", Max: int64(limit)}
-	}
 	r.iterations++
 	it, err := r.Step(r.work)
 	if err != nil {
@@ -102,6 +94,13 @@ func (r *RecursiveUnion) advance() error {
 	}
 	r.cur = it
 	return nil
+}
+
+func (r *RecursiveUnion) maxIterations() int {
+	if r.MaxIterations > 0 {
+		return r.MaxIterations
+	}
+	return MaxRecursion
 }
 
 // accept keeps b's new rows (all of them for UNION ALL) in the output
@@ -123,6 +122,10 @@ func (r *RecursiveUnion) accept(ctx context.Context, b arrow.RecordBatch) (arrow
 		if err != nil || out == nil {
 			return nil, err
 		}
+	}
+	if limit := r.maxIterations(); r.iterations > limit {
+		out.Release()
+		return nil, &RecursionLimitError{CTE: r.Name, Bound: "iterations", Max: int64(limit)}
 	}
 	r.nextBytes += batchBytes(out)
 	if limit := r.EC.memoryLimit(); r.nextBytes+r.seenBytes > limit {
