@@ -121,7 +121,7 @@ func sortedRows(t *testing.T, bs []arrow.RecordBatch) []string {
 // Spilled aggregation returns exactly the in-memory rows (as a set:
 // only the order of groups differs).
 func TestHashAggregateSpillMatchesInMemory(t *testing.T) {
-	const rows, distinct = 40000, 4000
+	const rows, distinct = 16000, 1600
 	groupings := []struct {
 		name   string
 		groups []Expr
@@ -132,7 +132,7 @@ func TestHashAggregateSpillMatchesInMemory(t *testing.T) {
 		{"float key alone", []Expr{aggKeyF}},
 	}
 	for _, g := range groupings {
-		for _, limit := range []int64{24 << 10, 256 << 10} {
+		for _, limit := range []int64{16 << 10, 128 << 10} {
 			t.Run(fmt.Sprintf("%s/limit=%d", g.name, limit), func(t *testing.T) {
 				mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 				defer mem.AssertSize(t, 0)
