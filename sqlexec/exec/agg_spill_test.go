@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"slices"
 	"testing"
 
@@ -337,6 +339,64 @@ func TestAggregateSpillFilesRemoved(t *testing.T) {
 			dir := t.TempDir()
 			if err := tc.run(t, &EvalContext{Mem: mem, MemoryLimit: limit, SpillDir: dir}); err != nil {
 				t.Fatal(err)
+			}
+			if n := dirEntries(t, dir); n != 0 {
+				t.Fatalf("%d spill files left", n)
+			}
+		})
+	}
+}
+
+// A damaged partition file is reported as a spill error, not a panic,
+// and every file still goes away.
+func TestAggregateSpillCorruptPartition(t *testing.T) {
+	for _, damage := range []struct {
+		name string
+		cut  func(size int64) int64
+	}{
+		{"truncated mid-stream", func(size int64) int64 { return size / 2 }},
+		{"cut to the schema", func(int64) int64 { return 64 }},
+		{"emptied", func(int64) int64 { return 0 }},
+	} {
+		t.Run(damage.name, func(t *testing.T) {
+			mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+			defer mem.AssertSize(t, 0)
+			dir := t.TempDir()
+			groups := []Expr{aggKeyK}
+			h := &HashAggregate{Input: aggSource(mem, 20000, 4000, 500, 1), Groups: groups, Aggs: mergeableAggs,
+				Out: aggOut(groups, mergeableAggs), EC: &EvalContext{Mem: mem, MemoryLimit: 16 << 10, SpillDir: dir}}
+			defer h.Close()
+			b, err := h.Next(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			b.Release()
+			es, err := os.ReadDir(dir)
+			if err != nil || len(es) == 0 {
+				t.Fatalf("no partition files (%v)", err)
+			}
+			for _, e := range es {
+				p := filepath.Join(dir, e.Name())
+				fi, err := os.Stat(p)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := os.Truncate(p, min(fi.Size(), damage.cut(fi.Size()))); err != nil {
+					t.Fatal(err)
+				}
+			}
+			for {
+				b, err := h.Next(context.Background())
+				if err != nil {
+					if !errors.Is(err, ErrSpill) {
+						t.Fatalf("got %v, want ErrSpill", err)
+					}
+					break
+				}
+				if b == nil {
+					t.Fatal("damaged partitions read without error")
+				}
+				b.Release()
 			}
 			if n := dirEntries(t, dir); n != 0 {
 				t.Fatalf("%d spill files left", n)
