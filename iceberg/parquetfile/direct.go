@@ -292,7 +292,12 @@ func (d *directChunk) decompress(b *pageBufs, src []byte, size int) ([]byte, err
 	if d.meta.Codec == format.Uncompressed {
 		return decompressPage(d.meta.Codec, nil, src, size)
 	}
-	buf := pageMemory.get(size + zstdSlack)
+	// The declared size sizes the buffer only when the compressed bytes
+	// back it (see eagerRatio); larger claims grow as output comes.
+	var buf []byte
+	if size <= max(eagerBytes, eagerRatio*len(src)) {
+		buf = pageMemory.get(size + zstdSlack)
+	}
 	out, err := decompressPage(d.meta.Codec, buf, src, size)
 	if err != nil {
 		pageMemory.put(buf)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"runtime"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -238,6 +239,52 @@ func TestDirectCorruptPages(t *testing.T) {
 			var ce *iceberg.CorruptFileError
 			if !errors.As(err, &ce) {
 				t.Fatalf("got %T, want *CorruptFileError", err)
+			}
+		})
+	}
+}
+
+// TestDirectUnbackedPageSize: a page (and chunk) claiming far more
+// uncompressed bytes than its compressed bytes can produce is rejected
+// without a buffer of the claimed size.
+func TestDirectUnbackedPageSize(t *testing.T) {
+	s := iceberg.MustSchema(1, opt(1, "x", iceberg.LongType{}))
+	rec := randomRecord(s, 200, 3)
+	defer rec.Release()
+	codecs := map[string]compress.Compression{"zstd": compress.Codecs.Zstd, "snappy": compress.Codecs.Snappy,
+		"gzip": compress.Codecs.Gzip, "uncompressed": compress.Codecs.Uncompressed}
+	for name, codec := range codecs {
+		t.Run(name, func(t *testing.T) {
+			// No dictionary: the first page is a data page.
+			props := parquet.NewWriterProperties(parquet.WithDictionaryDefault(false), parquet.WithCompression(codec))
+			data := writePqarrow(t, rec, props, pqarrow.DefaultWriterProps())
+			bad := withFirstPageHeader(t, data, func(h *format.PageHeader) {
+				if h.Type != format.DataPage {
+					t.Fatalf("first page is %v", h.Type)
+				}
+				h.UncompressedPageSize = 512 << 20
+			})
+			r, err := Open(bytes.NewReader(bad), int64(len(bad)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			m := &r.file.Metadata().RowGroups[0].Columns[0].MetaData
+			m.TotalUncompressedSize = 1 << 30
+			m.TotalCompressedSize += int64(len(bad) - len(data)) // the longer header
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			rr, err := r.NewRecordReader(t.Context(), s, ReadOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = rr.ReadAll()
+			rr.Close()
+			runtime.ReadMemStats(&after)
+			if !errors.Is(err, iceberg.ErrInvalidDataFile) {
+				t.Fatalf("got %v, want a corrupt-file error", err)
+			}
+			if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 32<<20 {
+				t.Fatalf("allocated %d bytes for a %d-byte file", alloc, len(bad))
 			}
 		})
 	}

@@ -32,6 +32,7 @@ func (g *goPages) claim(c *chunkData) (int, error) {
 	if c.bufs != nil {
 		// Decoded directly before: its slices may alias a dictionary
 		// still in use, which appending here would overwrite.
+		c.releasePage()
 		*c = chunkData{}
 	}
 	for {
