@@ -39,6 +39,11 @@ func (s *Session) createView(ctx context.Context, st *parser.CreateViewStmt) err
 	if err != nil {
 		return err
 	}
+	mc := &markerCounter{}
+	st.Query.Node.Accept(mc)
+	if len(mc.markers) > 0 {
+		return invalidf("view %s: a stored query cannot have ? placeholders", id)
+	}
 	if exists, err := s.engine.catalog.TableExists(ctx, toSQLiteIdent(id)); err != nil {
 		return err
 	} else if exists {

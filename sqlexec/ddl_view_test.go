@@ -211,6 +211,8 @@ func TestViewErrorsNameTheView(t *testing.T) {
 			"CREATE VIEW v AS SELECT a, a FROM t", ErrInvalidStatement, "two columns named"},
 		{"view over a metadata table name", []string{"CREATE TABLE t (a INT)"},
 			"CREATE VIEW t.snapshots AS SELECT 1", ErrInvalidStatement, "not a view name"},
+		{"placeholder", []string{"CREATE TABLE t (a INT)"},
+			"CREATE VIEW v AS SELECT a FROM t WHERE a > ?", ErrInvalidStatement, "placeholders"},
 		{"alter missing view", nil, "ALTER VIEW nope AS SELECT 1", iceberg.ErrNoSuchView, "nope"},
 	}
 	for _, c := range cases {
