@@ -2,7 +2,6 @@ package exec
 
 import (
 	"context"
-	"fmt"
 	"slices"
 	"testing"
 
@@ -51,30 +50,30 @@ func TestWindowStreamsPartitions(t *testing.T) {
 	}
 	const rows = 4000
 	for _, tc := range tests {
-		for _, limit := range []int64{16 << 10, 64 << 10} {
-			t.Run(fmt.Sprintf("%s/limit=%d", tc.name, limit), func(t *testing.T) {
-				mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-				defer mem.AssertSize(t, 0)
-				run := func(limit int64) ([]string, int) {
-					w := &Window{Input: aggSource(mem, rows, tc.distinct, 300, 3), Partition: tc.partition, Order: order,
-						Calls: calls, Out: out, EC: &EvalContext{Mem: mem, MemoryLimit: limit, SpillDir: t.TempDir()}}
-					bs, err := Collect(context.Background(), w)
-					if err != nil {
-						t.Fatal(err)
-					}
-					defer ReleaseAll(bs)
-					return rowsOf(t, bs), len(bs)
+		t.Run(tc.name, func(t *testing.T) {
+			mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+			defer mem.AssertSize(t, 0)
+			run := func(limit int64) ([]string, int) {
+				w := &Window{Input: aggSource(mem, rows, tc.distinct, 300, 3), Partition: tc.partition, Order: order,
+					Calls: calls, Out: out, EC: &EvalContext{Mem: mem, MemoryLimit: limit, SpillDir: t.TempDir()}}
+				bs, err := Collect(context.Background(), w)
+				if err != nil {
+					t.Fatal(err)
 				}
-				want, _ := run(0)
+				defer ReleaseAll(bs)
+				return rowsOf(t, bs), len(bs)
+			}
+			want, _ := run(0)
+			for _, limit := range []int64{16 << 10, 64 << 10} {
 				got, batches := run(limit)
 				if len(got) != rows || !slices.Equal(got, want) {
-					t.Fatalf("streamed %d rows, in memory %d; heads %v vs %v", len(got), len(want), head(got), head(want))
+					t.Fatalf("limit %d: streamed %d rows, in memory %d; heads %v vs %v", limit, len(got), len(want), head(got), head(want))
 				}
 				if tc.distinct > 100 && batches < 2 {
-					t.Fatalf("%d output batches: the partitions were not streamed", batches)
+					t.Fatalf("limit %d: %d output batches: the partitions were not streamed", limit, batches)
 				}
-			})
-		}
+			}
+		})
 	}
 }
 
