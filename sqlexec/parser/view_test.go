@@ -97,3 +97,28 @@ func TestParseViewErrors(t *testing.T) {
 		})
 	}
 }
+
+func FuzzParseView(f *testing.F) {
+	for _, s := range []string{
+		"CREATE OR REPLACE VIEW db.v (a COMMENT 'x', b) COMMENT 'c' TBLPROPERTIES ('k' = 'v') AS SELECT x, y FROM t",
+		"ALTER VIEW v AS SELECT * FROM ns.t.snapshots", "ALTER VIEW v UNSET TBLPROPERTIES IF EXISTS ('a', b.c)",
+		"DROP VIEW IF EXISTS a.b", "SHOW VIEWS IN db LIKE 'v*'", "SHOW CREATE VIEW v", "ALTER VIEW v RENAME TO w",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, sql string) {
+		stmts, err := Parse(sql)
+		if err != nil {
+			return
+		}
+		for _, st := range stmts {
+			switch st.(type) {
+			case *CreateViewStmt, *DropViewStmt, *ShowViewsStmt, *ShowCreateViewStmt, *AlterViewStmt:
+				again, err := Parse(st.String())
+				if err != nil || len(again) != 1 || again[0].String() != st.String() {
+					t.Fatalf("%q prints as %q, which parses back as %v (%v)", sql, st.String(), again, err)
+				}
+			}
+		}
+	})
+}
