@@ -160,10 +160,15 @@ func (d *directChunk) decodes(h *format.PageHeader) bool {
 // readRaw reads size bytes at pos into buf's storage (a pooled buffer
 // when the chunk is uncompressed: values are then decoded in place).
 func (d *directChunk) readRaw(buf []byte, pos int64, size int) ([]byte, error) {
-	if d.meta.Codec == format.Uncompressed {
+	switch {
+	case d.meta.Codec == format.Uncompressed:
 		buf = pageMemory.get(size)
-	} else {
-		buf = sized(buf, size)
+	case cap(buf) < size+zstdSlack:
+		// Slack past the bytes lets the zstd decoder take literals from
+		// the input with its fast (block-copying) path.
+		buf = make([]byte, size, size+zstdSlack)
+	default:
+		buf = buf[:size]
 	}
 	if n, err := d.src.ReadAt(buf, pos); n < size {
 		return nil, fmt.Errorf("reading page: %d of %d bytes: %v", n, size, err)
