@@ -16,6 +16,8 @@ import (
 // partitions by key hash (see aggPass), aggregated one partition at a
 // time once the input ends. Each group's rows are aggregated in input
 // order wherever they land, so results equal the in-memory ones exactly.
+// (A frozen table still grows in one way: DISTINCT aggregates remember
+// the new values of the groups it holds.)
 type HashAggregate struct {
 	Input  RecordIterator
 	Groups []Expr
