@@ -19,7 +19,7 @@ import (
 func restore(n ast.Node) string {
 	var sb strings.Builder
 	_ = n.Restore(format.NewRestoreCtx(format.RestoreStringSingleQuotes|format.RestoreKeyWordLowercase|format.RestoreNameLowercase, &sb))
-	return unmarkRestored(sb.String())
+	return unmarkSubscripts(unmarkRestored(sb.String()))
 }
 
 // bindExpr binds an AST expression against a scope.

@@ -195,6 +195,9 @@ type Call struct {
 	// Volatile calls (current_timestamp is not: it is fixed per query)
 	// must not be folded.
 	Volatile bool
+	// Batch, when set, computes the result from the whole argument
+	// arrays (n rows) in place of Fn: functions over nested values use it.
+	Batch func(ec *exec.EvalContext, args []arrow.Array, n int) (arrow.Array, error)
 }
 
 func (c *Call) DataType() arrow.DataType { return c.Type }
@@ -214,6 +217,9 @@ func (c *Call) Eval(ec *exec.EvalContext, b arrow.RecordBatch) (arrow.Array, err
 			return nil, err
 		}
 		args[i] = x
+	}
+	if c.Batch != nil {
+		return c.Batch(ec, args, int(b.NumRows()))
 	}
 	return exec.MapRows(ec, c.Type, int(b.NumRows()), args, func(vals []any) (any, error) {
 		if c.NullStrict {

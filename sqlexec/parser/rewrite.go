@@ -87,8 +87,15 @@ func (c *parseCtx) rewriteRefs(from, to int, m *mappedText, rw *rewrite) error {
 	copied := c.toks[from].pos
 	intoSeen := false
 	casts := map[int]castSite{} // by the index of their AS token
+	subs, err := c.planSubscripts(from, to)
+	if err != nil {
+		return err
+	}
 	for i := from; i < to; i++ {
 		t := toks[i]
+		if subs.emit(c, i, m, &copied) {
+			continue
+		}
 		if cs, ok := casts[i]; ok {
 			m.copy(c.src, copied, t.pos)
 			m.synth(", "+QuoteString(cs.typeName), t.pos)
