@@ -56,10 +56,11 @@ func (e *Engine) readViewMetadata(ctx context.Context, location string) (*iceber
 	return meta, nil
 }
 
-// viewLocation is <warehouse>/<ns levels>/<view> as a file:// URI, the
-// layout Java's JDBC catalog gives views.
+// viewLocation is where a view's metadata lives: the same layout as a
+// table's (<warehouse>/<namespace>.db/<view>), so one namespace's objects
+// share one directory.
 func (e *Engine) viewLocation(id table.Identifier) string {
-	return e.warehouseURI + "/" + strings.Join(id.Namespace, "/") + "/" + id.Name
+	return e.tableLocation(id.Namespace, id.Name)
 }
 
 // writeViewMetadata writes meta as the metadata file that follows

@@ -123,7 +123,7 @@ func TestViewMetadataFiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(rec.MetadataLocation, "/default/v/metadata/00001-") || !strings.Contains(rec.PreviousMetadataLocation, "/metadata/00000-") {
+	if !strings.Contains(rec.MetadataLocation, "/default.db/v/metadata/00001-") || !strings.Contains(rec.PreviousMetadataLocation, "/metadata/00000-") {
 		t.Fatalf("catalog row %+v", rec)
 	}
 	path, err := fileio.LocalPath(rec.MetadataLocation)
