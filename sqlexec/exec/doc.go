@@ -19,6 +19,12 @@
 // streams batches sized so the open runs stay within the budget. A sort
 // that never spills returns one batch, as it always did. Spill files are
 // removed once the merge ends, on error, on cancellation and on Close.
-// Window drains its Sort into one batch, so a window's own memory is not
-// bounded. Hash aggregation and hash joins do not spill yet.
+//
+// Hash aggregation counts its group table against half the budget too;
+// once full, the table freezes (its groups still update in memory) and
+// rows of new groups go to hash partitions on disk, aggregated one at a
+// time afterwards and re-partitioned with a fresh seed when one is still
+// too big (agg_spill*.go). Window streams its sorted input and computes
+// each partition as soon as the next one starts, so it holds the largest
+// partition, not the input. Hash join build sides do not spill yet.
 package exec

@@ -27,8 +27,8 @@ type EvalContext struct {
 	Now time.Time
 	// Workers bounds parallel operators (0: GOMAXPROCS; 1: serial).
 	Workers int
-	// MemoryLimit bounds, in bytes, what a spilling operator (Sort) holds
-	// before it writes sorted runs to disk (0: DefaultMemoryLimit).
+	// MemoryLimit bounds, in bytes, what a spilling operator (Sort, hash
+	// aggregation) holds before it writes to disk (0: DefaultMemoryLimit).
 	MemoryLimit int64
 	// SpillDir is where spill files go ("": os.TempDir()).
 	SpillDir string
