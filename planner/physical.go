@@ -44,8 +44,10 @@ type builder struct {
 	ctx context.Context
 	ec  *exec.EvalContext
 	// work holds the rows each recursive CTE's work table scans read
-	// in the step being built.
-	work map[*WorkTable][]arrow.RecordBatch
+	// in the step being built; joinBuilds are build sides a recursive
+	// CTE's steps share (recursive_physical.go).
+	work       map[*WorkTable][]arrow.RecordBatch
+	joinBuilds map[*Join]*exec.JoinBuild
 }
 
 func (b *builder) build(p Plan) (exec.RecordIterator, error) {
@@ -105,6 +107,9 @@ func (b *builder) build(p Plan) (exec.RecordIterator, error) {
 		}
 		return &exec.Limit{Input: in, Offset: n.Offset, Count: n.Count}, nil
 	case *Join:
+		if jb, ok := b.joinBuilds[n]; ok {
+			return b.sharedJoin(n, jb)
+		}
 		l, r, err := b.build2(n.Left, n.Right)
 		if err != nil {
 			return nil, err

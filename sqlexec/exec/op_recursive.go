@@ -29,8 +29,11 @@ type RecursiveUnion struct {
 	Distinct bool
 	// MaxIterations bounds the steps that produce rows (0: MaxRecursion).
 	MaxIterations int
-	Out           *arrow.Schema
-	EC            *EvalContext
+	// Shared are join build sides the steps probe (hashed once, not
+	// per step); Close closes them.
+	Shared []*JoinBuild
+	Out    *arrow.Schema
+	EC     *EvalContext
 
 	started    bool
 	done       bool
@@ -184,5 +187,9 @@ func (r *RecursiveUnion) Close() {
 	if r.Anchor != nil {
 		r.Anchor.Close()
 	}
+	for _, jb := range r.Shared {
+		jb.Close()
+	}
+	r.Shared = nil
 	r.finish()
 }
