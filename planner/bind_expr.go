@@ -41,7 +41,7 @@ func (b *binder) bindExpr(n ast.ExprNode, sc *scope) (Expr, error) {
 		if sc.agg != nil {
 			return nil, invalid("column %s must appear in GROUP BY or be used in an aggregate function", x.Name.Name.O)
 		}
-		return sc.resolve(x.Name.Table.O, x.Name.Name.O)
+		return resolveColumnPath(sc, x.Name)
 	case *driver.ValueExpr:
 		return literalOf(x)
 	case *ast.BinaryOperationExpr:

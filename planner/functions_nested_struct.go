@@ -1,11 +1,13 @@
 package planner
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/pingcap/tidb/pkg/parser/ast"
 
 	"github.com/icesql/icesql/sqlexec/exec"
 )
@@ -109,8 +111,12 @@ func structCall(name string, fields []arrow.Field, vals []Expr) Expr {
 // nestedCommonType is commonTypeOf extended to nested types: arrays
 // and maps meet element-wise, structs of one shape field-wise.
 func nestedCommonType(op string, es []Expr) (arrow.DataType, error) {
-	var t arrow.DataType = typeNull
+	var t, empty arrow.DataType = typeNull, nil
 	for _, e := range es {
+		if isEmptyArray(e) {
+			empty = e.DataType() // array() meets any array type, as Spark's array<void>
+			continue
+		}
 		nt, ok := commonNested(t, e.DataType())
 		if !ok {
 			names := make([]string, len(es))
@@ -120,6 +126,9 @@ func nestedCommonType(op string, es []Expr) (arrow.DataType, error) {
 			return nil, &TypeMismatchError{Op: op, Types: names}
 		}
 		t = nt
+	}
+	if t.ID() == arrow.NULL && empty != nil {
+		return empty, nil
 	}
 	if t.ID() == arrow.NULL {
 		t = typeString
@@ -246,4 +255,46 @@ func anyNested(args []Expr) bool {
 		}
 	}
 	return false
+}
+
+// resolveColumnPath resolves a column name, reading a.b (and a.b.c) as
+// struct field access when no table a has a column b: Spark's s.f.
+func resolveColumnPath(sc *scope, n *ast.ColumnName) (Expr, error) {
+	e, err := sc.resolve(n.Table.O, n.Name.O)
+	if err == nil || n.Table.O == "" || !errors.Is(err, ErrUnknownColumn) {
+		return e, err
+	}
+	var base Expr
+	var path []string
+	var baseErr error
+	if n.Schema.O != "" {
+		if base, baseErr = sc.resolve(n.Schema.O, n.Table.O); baseErr == nil {
+			path = []string{n.Name.O}
+		} else if base, baseErr = sc.resolve("", n.Schema.O); baseErr == nil {
+			path = []string{n.Table.O, n.Name.O}
+		}
+	} else {
+		base, baseErr = sc.resolve("", n.Table.O)
+		path = []string{n.Name.O}
+	}
+	if baseErr != nil {
+		return nil, err
+	}
+	for _, f := range path {
+		st, ok := base.DataType().(*arrow.StructType)
+		if !ok {
+			return nil, err
+		}
+		idx, ferr := structFieldIndex(st, f)
+		if ferr != nil {
+			return nil, ferr
+		}
+		base = structFieldCall(base, idx, st)
+	}
+	return base, nil
+}
+
+func isEmptyArray(e Expr) bool {
+	c, ok := e.(*Call)
+	return ok && c.Name == "array" && len(c.Args) == 0
 }
