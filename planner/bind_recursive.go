@@ -124,7 +124,7 @@ func (b *binder) bindRecursiveUnion(cte *ast.CommonTableExpression, self *selfRe
 		return nil, false, err
 	}
 	if set.OrderBy != nil {
-		return nil, false, &RecursiveCTEError{CTE: name, Reason: "ORDER BY of the recursive UNION is not supported", Unsupported: true}
+		return nil, false, &RecursiveCTEError{CTE: name, Reason: "ORDER BY of the recursive UNION is not supported", Err: ErrUnsupported}
 	}
 	p = &RecursiveCTE{Work: self.work, Anchor: anchor, Recursive: rec, Distinct: distinct}
 	if p, err = bindLimit(p, set.Limit); err != nil {
@@ -134,7 +134,9 @@ func (b *binder) bindRecursiveUnion(cte *ast.CommonTableExpression, self *selfRe
 }
 
 // anchorColumns names the anchor's columns by the CTE's column list and
-// gives NULL-typed ones a type: they fix the CTE's columns.
+// gives NULL-typed ones a type: they fix the CTE's columns. Decimals get
+// the full precision (keeping their scale), as a literal like 1.5 would
+// otherwise bound every value the recursion computes to 9.9.
 func (b *binder) anchorColumns(cte *ast.CommonTableExpression, anchor Plan) (Plan, error) {
 	in := anchor.Columns()
 	if n := len(cte.ColNameList); n > 0 && n != len(in) {
@@ -144,8 +146,11 @@ func (b *binder) anchorColumns(cte *ast.CommonTableExpression, anchor Plan) (Pla
 	exprs := make([]Expr, len(in))
 	for i, c := range in {
 		t := c.Type
-		if t.ID() == arrow.NULL {
+		switch t.ID() {
+		case arrow.NULL:
 			t = typeString
+		case arrow.DECIMAL128:
+			t = &arrow.Decimal128Type{Precision: 38, Scale: t.(*arrow.Decimal128Type).Scale}
 		}
 		cols[i] = Column{Name: c.Name, Type: t, Nullable: true}
 		if len(cte.ColNameList) > 0 {
@@ -165,10 +170,8 @@ func castRecursiveTerm(name string, cols []Column, rec Plan) (Plan, error) {
 	exprs := make([]Expr, len(in))
 	for i, c := range in {
 		if _, ok := commonType(cols[i].Type, c.Type); !ok {
-			return nil, &TypeMismatchError{
-				Op:    fmt.Sprintf("recursive CTE %s column %s (typed by its non-recursive term)", name, cols[i].Name),
-				Types: []string{typeName(cols[i].Type), typeName(c.Type)},
-			}
+			return nil, &RecursiveCTEError{CTE: name, Err: ErrType, Reason: fmt.Sprintf(
+				"column %s is %s in its non-recursive term but %s in its recursive term", cols[i].Name, typeName(cols[i].Type), typeName(c.Type))}
 		}
 		exprs[i] = coerce(&ColumnRef{Index: i, Name: c.Name, Type: c.Type}, cols[i].Type)
 	}
