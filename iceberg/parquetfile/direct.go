@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"unsafe"
 
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/format"
@@ -203,7 +204,7 @@ func (d *directChunk) readData(c *chunkData, h *format.PageHeader) error {
 	b := c.bufs
 	raw := b.raw
 	if d.meta.Codec == format.Uncompressed {
-		b.owner, b.raw = ownedBuffer(raw, raw), nil
+		b.body, b.raw = raw, nil
 	}
 	var (
 		err            error
@@ -291,8 +292,8 @@ func (d *directChunk) readData(c *chunkData, h *format.PageHeader) error {
 	return nil
 }
 
-// decompress decodes a page body into a pooled buffer that becomes the
-// page's owner (the raw bytes themselves when uncompressed).
+// decompress decodes a page body into a pooled buffer, the page's body
+// (the raw bytes themselves when uncompressed).
 func (d *directChunk) decompress(b *pageBufs, src []byte, size int) ([]byte, error) {
 	if d.meta.Codec == format.Uncompressed {
 		return decompressPage(d.meta.Codec, nil, src, size)
@@ -308,7 +309,10 @@ func (d *directChunk) decompress(b *pageBufs, src []byte, size int) ([]byte, err
 		pageMemory.put(buf)
 		return nil, err
 	}
-	b.owner = ownedBuffer(buf, out)
+	if buf != nil && unsafe.SliceData(out) != unsafe.SliceData(buf) {
+		pageMemory.put(buf) // a decoder grew its own
+	}
+	b.body = out
 	return out, nil
 }
 

@@ -3,8 +3,8 @@ package parquetfile
 import (
 	"encoding/binary"
 	"fmt"
+	"sync"
 
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/deprecated"
 	"github.com/parquet-go/parquet-go/format"
@@ -16,10 +16,12 @@ type pageBufs struct {
 	hdr *format.PageHeader // set by claim for decode
 	at  int64              // the page's offset, for errors
 	raw []byte
-	// owner holds the decoded bytes the value slices view, when they
-	// may be shared with arrays (nil: they are in raw, reused).
-	owner *memory.Buffer
-	def   []byte
+	// body holds the decoded bytes the value slices view when arrays
+	// may share them (nil: they are in raw, which is reused); shared
+	// once they do.
+	body   []byte
+	shared bool
+	def    []byte
 	idx   []int32
 	off   []int32
 	bin   []byte
@@ -30,23 +32,32 @@ type pageBufs struct {
 	f64   []float64
 }
 
+// pageBufsPool keeps the buffers of pages of finished chunks for the
+// next: none of them is ever seen by an array (a shared body is dropped
+// by releaseBody first).
+var pageBufsPool = sync.Pool{New: func() any { return new(pageBufs) }}
+
+func newPageBufs() *pageBufs { return pageBufsPool.Get().(*pageBufs) }
+
+// dropPage ends the page c for good, recycling its buffers.
+func (c *chunkData) dropPage() {
+	c.releasePage()
+	if b := c.bufs; b != nil {
+		*c = chunkData{}
+		b.hdr = nil
+		pageBufsPool.Put(b)
+	}
+}
+
 // resetDirect starts a page decoded by directChunk, keeping the buffers
 // of the page c held before.
 func (c *chunkData) resetDirect(kind parquet.Kind, maxDef byte, width int, bind bool) {
 	b := c.bufs
 	if b == nil {
-		b = new(pageBufs)
+		b = newPageBufs()
 	}
-	b.releaseOwner()
+	b.releaseBody()
 	*c = chunkData{kind: kind, maxDef: maxDef, width: width, bufs: b}
-}
-
-// releaseOwner drops the page's hold on its decoded bytes.
-func (b *pageBufs) releaseOwner() {
-	if b.owner != nil {
-		b.owner.Release()
-		b.owner = nil
-	}
 }
 
 // appendPlainValues decodes n PLAIN values. With bind, fixed-width values

@@ -104,7 +104,7 @@ func (c *chunkData) releasePage() {
 		*c = chunkData{}
 	}
 	if c.bufs != nil {
-		c.bufs.releaseOwner()
+		c.bufs.releaseBody()
 	}
 }
 

@@ -77,7 +77,7 @@ func (f *flatReader) close() {
 	}
 	if f.cur != nil {
 		f.leaf.chunk = chunkData{}
-		f.cur.releasePage()
+		f.cur.dropPage()
 		f.cur = nil
 	}
 }
@@ -249,7 +249,7 @@ func (f *flatReader) sharedValues(n int) (*memory.Buffer, error) {
 		return nil, err
 	}
 	c := &f.leaf.chunk
-	if c.bufs == nil || c.bufs.owner == nil || c.idx != nil || f.pos+n > c.n ||
+	if c.bufs == nil || c.bufs.body == nil || c.idx != nil || f.pos+n > c.n ||
 		!directKind(f.node.arrowType, f.leaf.timeUnit, c.kind) {
 		return nil, nil
 	}
@@ -273,7 +273,7 @@ func (f *flatReader) sharedValues(n int) (*memory.Buffer, error) {
 	default:
 		return nil, nil
 	}
-	b := sliceOf(c.bufs.owner, vals)
+	b := c.bufs.share(vals)
 	if b != nil {
 		f.pos += n
 		f.vpos += n
@@ -417,7 +417,7 @@ func (f *flatReader) readBytes(mem memory.Allocator, n int, valid []byte, validB
 	// array shares them and only the offsets are written.
 	c := &f.leaf.chunk
 	var dataBuf *memory.Buffer
-	if c.bufs != nil && c.bufs.owner != nil && c.idx == nil && f.pos+n <= c.n {
+	if c.bufs != nil && c.bufs.body != nil && c.idx == nil && f.pos+n <= c.n {
 		first := f.vpos
 		nulls, err := f.segments(n, valid, func(s segment) {
 			setPlainOffsets(offs[s.k:s.k+s.m+1], c.off[s.v0:], s.defs, c.maxDef)
@@ -425,7 +425,7 @@ func (f *flatReader) readBytes(mem memory.Allocator, n int, valid []byte, validB
 		if err != nil {
 			return nil, err
 		}
-		if dataBuf = sliceOf(c.bufs.owner, c.bin[c.off[first]:c.off[f.vpos]]); dataBuf == nil {
+		if dataBuf = c.bufs.share(c.bin[c.off[first]:c.off[f.vpos]]); dataBuf == nil {
 			dataBuf = memory.NewBufferBytes(nil)
 		}
 		defer dataBuf.Release()

@@ -9,69 +9,44 @@ import (
 )
 
 // pageMemory recycles the buffers pages are decompressed into. Arrays
-// of PLAIN values share a page's buffer (memory.SliceBuffer) instead of
-// copying it, so a buffer returns here only when the page and every
-// array slicing it are released; buffers dropped unreleased are left to
-// the garbage collector.
+// of PLAIN values share a page's buffer instead of copying it; such a
+// buffer is never recycled (code holding a value of a released array,
+// a string aliasing its bytes, must still see that value), it is left
+// to the garbage collector.
 var pageMemory pagePool
 
-// pagePool is a memory.Allocator over size classes of powers of two.
+// pagePool keeps buffers by size class: class k holds capacities in
+// [1<<k, 1<<(k+1)). A miss allocates the exact size asked for (most
+// pages of a column are about the same size, and a shared page never
+// comes back), so a page costs its own size, not the next power of two.
 type pagePool struct {
-	classes [40]sync.Pool // of *[]byte, class k holding cap 1<<k
+	classes [48]sync.Pool // of *[]byte
 }
+
+func sizeClass(n int) int { return bits.Len(uint(max(n, 1))) - 1 }
 
 // get returns a buffer of n bytes (contents unspecified).
 func (p *pagePool) get(n int) []byte {
-	k := bits.Len(uint(max(n, 1) - 1))
-	if k >= len(p.classes) {
-		return make([]byte, n)
-	}
-	if v, ok := p.classes[k].Get().(*[]byte); ok {
+	if v, ok := p.classes[sizeClass(n)].Get().(*[]byte); ok && cap(*v) >= n {
 		return (*v)[:n]
 	}
-	return make([]byte, n, 1<<k)
+	return make([]byte, n)
 }
 
-// put recycles b if its capacity is a class's.
+// put recycles b.
 func (p *pagePool) put(b []byte) {
-	c := cap(b)
-	k := bits.Len(uint(c)) - 1
-	if c == 0 || c != 1<<k || k >= len(p.classes) {
+	if cap(b) == 0 {
 		return
 	}
 	b = b[:0]
-	p.classes[k].Put(&b)
+	p.classes[sizeClass(cap(b))].Put(&b)
 }
 
-func (p *pagePool) Allocate(size int) []byte { return p.get(size) }
-
-func (p *pagePool) Reallocate(size int, b []byte) []byte {
-	if size <= cap(b) {
-		return b[:size]
-	}
-	nb := p.get(size)
-	copy(nb, b)
-	p.put(b)
-	return nb
-}
-
-func (p *pagePool) Free(b []byte) { p.put(b) }
-
-// ownedBuffer wraps the decoded bytes out of a page: a pooled buffer when
-// out is buf's storage (buf came from pageMemory), else out as is (a
-// decoder grew its own).
-func ownedBuffer(buf, out []byte) *memory.Buffer {
-	if cap(out) > 0 && cap(buf) > 0 && unsafe.SliceData(out) == unsafe.SliceData(buf) {
-		return memory.NewBufferWithAllocator(buf[:cap(buf)], &pageMemory)
-	}
-	pageMemory.put(buf)
-	return memory.NewBufferBytes(out)
-}
-
-// sliceOf returns a buffer sharing owner's bytes b (which must lie in
-// owner's storage), or nil when they do not.
-func sliceOf(owner *memory.Buffer, b []byte) *memory.Buffer {
-	all := owner.Buf()
+// share returns a buffer viewing b, bytes of the page's decoded body,
+// and marks the body shared so it is not recycled; nil when b is empty
+// or not in the body.
+func (pb *pageBufs) share(b []byte) *memory.Buffer {
+	all := pb.body[:cap(pb.body)]
 	if len(b) == 0 || len(all) == 0 {
 		return nil
 	}
@@ -79,5 +54,15 @@ func sliceOf(owner *memory.Buffer, b []byte) *memory.Buffer {
 	if start > uintptr(len(all)) || uintptr(len(b)) > uintptr(len(all))-start {
 		return nil
 	}
-	return memory.SliceBuffer(owner, int(start), len(b))
+	pb.shared = true
+	return memory.NewBufferBytes(b)
+}
+
+// releaseBody gives the page's decoded body back to the pool unless
+// arrays share it.
+func (pb *pageBufs) releaseBody() {
+	if pb.body != nil && !pb.shared {
+		pageMemory.put(pb.body)
+	}
+	pb.body, pb.shared = nil, false
 }

@@ -223,7 +223,7 @@ func (q *pageQueue) close() {
 	}
 	q.closed = true
 	q.mu.Lock()
-	slots := q.slots
+	slots, free := q.slots, q.free
 	q.slots, q.free = nil, nil
 	q.nslots.Store(queueDone)
 	q.mu.Unlock()
@@ -231,8 +231,11 @@ func (q *pageQueue) close() {
 	for _, s := range slots {
 		<-s.done
 		if s.c != nil {
-			s.c.releasePage()
+			s.c.dropPage()
 		}
+	}
+	for _, c := range free {
+		c.dropPage()
 	}
 	q.src.close()
 }
