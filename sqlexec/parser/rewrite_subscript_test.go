@@ -1,0 +1,98 @@
+package parser
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+func TestSubscriptRewrite(t *testing.T) {
+	const S = SubscriptMarker
+	tests := []struct {
+		in, want string
+	}{
+		{"select m['k'] from t", S + "(`m`,'k')"},
+		{"select a[0], b [1] from t", S + "(`a`,0)," + S + "(`b`,1)"},
+		{"select m['a'][0] from t", S + "(" + S + "(`m`,'a'),0)"},
+		{"select t.s.f['k'] from t", S + "(`t`.`s`.`f`,'k')"},
+		{"select s.f['k'] from t", S + "(`s`.`f`,'k')"},
+		{"select `m`['k'] from t", S + "(`m`,'k')"},
+		{"select map('a', 1)['a']", S + "(map('a',1),'a')"},
+		{"select array(1, 2)[1]", S + "(array(1,2),1)"},
+		{"select (a)[0] from t", S + "((`a`),0)"},
+		{"select x from t where (m)['k'] = 1", "where" + S + "((`m`),'k')=1"},
+		{"select a[b[0]] from t", S + "(`a`," + S + "(`b`,0))"},
+		{"select a[(select max(i) from u)] from t", S + "(`a`,(select max(`i`)from`u`))"},
+		{"select cast(m['k'] as int) from t", "__icesql_cast(" + S + "(`m`,'k'),'int')"},
+		{"select m['k'] from t group by m['k'] order by m['k'] nulls last", "orderby" + S + "(`m`,'k'),__icesql_nulls_last()"},
+		{"select summary['added-records'] from db.t.snapshots", S + "(`summary`,'added-records')"},
+		{"select '[x]' from t", "'[x]'"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.in, func(t *testing.T) {
+			st, err := ParseOne(tc.in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := strings.NewReplacer(" ", "", "_utf8mb4", "").Replace(restoreNode(t, st.(*TiDBStmt).Node))
+			if !strings.Contains(got, strings.ReplaceAll(tc.want, " ", "")) {
+				t.Errorf("got %s, want it to contain %s", got, tc.want)
+			}
+		})
+	}
+}
+
+// Errors point at the user's text, not at the rewritten text.
+func TestSubscriptErrors(t *testing.T) {
+	tests := []struct {
+		in   string
+		col  int
+		near string
+	}{
+		{"select a[0 from t", 9, "[0 from t"},
+		{"select a]0 from t", 9, "]0 from t"},
+		{"select a[] from t", 10, "] from t"},
+		{"select [1, 2]", 8, "[1, 2]"},
+		{"select 'x'[0]", 11, "[0]"},
+		{"select a[0] + from t", 15, "from t"},
+		{"select m['k'] + ) from t", 17, ") from t"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.in, func(t *testing.T) {
+			_, err := ParseOne(tc.in)
+			var pe *ParseError
+			if !errors.As(err, &pe) || !errors.Is(err, ErrSyntax) {
+				t.Fatalf("got %v, want a ParseError", err)
+			}
+			if pe.Col != tc.col || !strings.HasPrefix(pe.Near, tc.near) {
+				t.Errorf("got column %d near %q, want column %d near %q", pe.Col, pe.Near, tc.col, tc.near)
+			}
+		})
+	}
+}
+
+// FuzzSubscripts drives the subscript rewrite with mangled queries:
+// parsing must never panic and must be deterministic.
+func FuzzSubscripts(f *testing.F) {
+	for _, s := range []string{
+		"select m['k'] from t",
+		"select m['a'][0], (x)[1], f(y)[2] from t where a[b[c[0]]] = 1",
+		"select a[0 from t",
+		"select ][ from t",
+		"select [[]] from t",
+		"select cast(a[0] as int)[1] from t",
+		"select * from a.b.c where x[0] = 1 order by y[1] nulls first",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, sql string) {
+		first, err1 := Parse(sql)
+		second, err2 := Parse(sql)
+		if (err1 == nil) != (err2 == nil) {
+			t.Fatalf("parse is not deterministic: %v then %v", err1, err2)
+		}
+		if err1 == nil && len(first) != len(second) {
+			t.Fatalf("%d statements then %d", len(first), len(second))
+		}
+	})
+}
