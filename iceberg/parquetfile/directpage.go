@@ -22,14 +22,14 @@ type pageBufs struct {
 	body   []byte
 	shared bool
 	def    []byte
-	idx   []int32
-	off   []int32
-	bin   []byte
-	b     []bool
-	i32   []int32
-	i64   []int64
-	f32   []float32
-	f64   []float64
+	idx    []int32
+	off    []int32
+	bin    []byte
+	b      []bool
+	i32    []int32
+	i64    []int64
+	f32    []float32
+	f64    []float64
 }
 
 // pageBufsPool keeps the buffers of pages of finished chunks for the
