@@ -120,7 +120,7 @@ func (b *binder) bindRecursiveUnion(cte *ast.CommonTableExpression, self *selfRe
 	if err := checkRecursiveTerm(name, self, rec); err != nil {
 		return nil, false, err
 	}
-	if rec, err = castRecursiveTerm(name, self.work.Cols, rec); err != nil {
+	if rec, err = castRecursiveTerm(name, self.work.Cols, probeWithWorkTable(rec, self.work)); err != nil {
 		return nil, false, err
 	}
 	if set.OrderBy != nil {
