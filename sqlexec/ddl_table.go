@@ -142,12 +142,16 @@ func freshSchema(fields []iceberg.NestedField) (*iceberg.Schema, error) {
 		switch x := t.(type) {
 		case *iceberg.StructType:
 			return &iceberg.StructType{FieldList: assignFields(x.FieldList)}
+		// Ids are taken before recursing: Go does not order reading next
+		// against the calls in one composite literal.
 		case *iceberg.ListType:
 			next++
-			return &iceberg.ListType{ElementID: next, Element: assignType(x.Element), ElementRequired: x.ElementRequired}
+			id := next
+			return &iceberg.ListType{ElementID: id, Element: assignType(x.Element), ElementRequired: x.ElementRequired}
 		case *iceberg.MapType:
 			next += 2
-			return &iceberg.MapType{KeyID: next - 1, Key: assignType(x.Key), ValueID: next, Value: assignType(x.Value), ValueRequired: x.ValueRequired}
+			kid, vid := next-1, next
+			return &iceberg.MapType{KeyID: kid, Key: assignType(x.Key), ValueID: vid, Value: assignType(x.Value), ValueRequired: x.ValueRequired}
 		}
 		return t
 	}
