@@ -186,7 +186,9 @@ func castToTarget(p planner.Plan, target *arrow.Schema, names []string) (planner
 		}
 		c := in[pos[i]]
 		var e planner.Expr = &planner.ColumnRef{Index: pos[i], Name: c.Name, Type: c.Type}
-		if !arrow.TypeEqual(c.Type, f.Type) && isPrimitive(f.Type) {
+		// Nested values of the same kind are cast child by child (list
+		// elements, struct fields by position, map keys and values).
+		if !arrow.TypeEqual(c.Type, f.Type) && (isPrimitive(f.Type) || c.Type.ID() == f.Type.ID()) {
 			e = &planner.Cast{E: e, To: f.Type}
 		}
 		exprs[i] = e
