@@ -86,7 +86,25 @@ func (s *Session) describe(ctx context.Context, st *parser.DescribeStmt) (*Rows,
 }
 
 // sparkType is the type as Spark's DESCRIBE prints it.
-func sparkType(t iceberg.Type) string { return strings.ToLower(parser.TypeSQL(t)) }
+// sparkType prints a type as Spark's DESCRIBE does (its simpleString):
+// lower case, no spaces, struct field names as they are.
+func sparkType(t iceberg.Type) string {
+	switch x := t.(type) {
+	case *iceberg.ListType:
+		return "array<" + sparkType(x.Element) + ">"
+	case *iceberg.MapType:
+		return "map<" + sparkType(x.Key) + "," + sparkType(x.Value) + ">"
+	case *iceberg.StructType:
+		parts := make([]string, len(x.FieldList))
+		for i, f := range x.FieldList {
+			parts[i] = f.Name + ":" + sparkType(f.Type)
+		}
+		return "struct<" + strings.Join(parts, ",") + ">"
+	case iceberg.DecimalType:
+		return "decimal(" + itoa(x.Precision) + "," + itoa(x.Scale) + ")"
+	}
+	return strings.ToLower(parser.TypeSQL(t))
+}
 
 // partitionTermSQL prints a partition field as PARTITIONED BY takes it.
 func partitionTermSQL(schema *iceberg.Schema, f iceberg.PartitionField) string {
