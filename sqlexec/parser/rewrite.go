@@ -119,10 +119,10 @@ func (c *parseCtx) rewriteRefs(from, to int, m *mappedText, rw *rewrite) error {
 				copied = t.end
 			}
 			continue
-		case t.isKw("ARRAY") && i+1 < to && toks[i+1].isOp("("):
-			// ARRAY is a TiDB keyword; quoted, it is the function array
+		case (t.isKw("ARRAY") || t.isKw("CARDINALITY")) && i+1 < to && toks[i+1].isOp("("):
+			// TiDB keywords; quoted, they are the functions of that name
 			m.copy(c.src, copied, t.pos)
-			m.synth("`array`", t.pos)
+			m.synth("`"+strings.ToLower(t.val)+"`", t.pos)
 			copied = t.end
 			continue
 		case t.isOp("("):

@@ -37,6 +37,15 @@ func (c *parseCtx) planSubscripts(from, to int) (*subscripts, error) {
 	var s *subscripts
 	startOf := map[int]int{} // closing bracket -> start of its whole operand
 	for i := from; i < to; i++ {
+		// x[k].f: a field of a subscripted struct is one more subscript,
+		// x[k]['f'], so the chain nests.
+		if _, after := startOf[i-1]; after && toks[i].isOp(".") && i+1 < to && toks[i+1].isName() {
+			s.opens[startOf[i-1]]++
+			s.brackets[i], s.brackets[i+1] = ", ", QuoteString(toks[i+1].val)+")"
+			startOf[i+1] = startOf[i-1]
+			i++
+			continue
+		}
 		if !toks[i].isOp("[") {
 			if toks[i].isOp("]") && (s == nil || s.brackets[i] == "") {
 				return nil, newParseError(c.src, toks[i].pos, "unbalanced ] in expression")
@@ -90,9 +99,10 @@ func (c *parseCtx) subscriptOperand(from, i int, startOf map[int]int) (int, erro
 	if p < from {
 		return 0, newParseError(c.src, toks[i].pos, "a subscript [ ] must follow an array, map or struct expression")
 	}
+	if start, ok := startOf[p]; ok { // the end of an earlier subscript: "]" or x[k].f's f
+		return start, nil
+	}
 	switch t := toks[p]; {
-	case t.isOp("]"):
-		return startOf[p], nil
 	case t.isOp(")"):
 		open, ok := c.matchParenBack(from, p)
 		if !ok {

@@ -27,6 +27,9 @@ func TestSubscriptRewrite(t *testing.T) {
 		{"select m['k'] from t group by m['k'] order by m['k'] nulls last", "orderby" + S + "(`m`,'k'),__icesql_nulls_last()"},
 		{"select summary['added-records'] from db.t.snapshots", S + "(`summary`,'added-records')"},
 		{"select '[x]' from t", "'[x]'"},
+		{"select sa[0].b from t", S + "(" + S + "(`sa`,0),'b')"},
+		{"select ss.c[8].d.e[1] from t", S + "(" + S + "(" + S + "(" + S + "(`ss`.`c`,8),'d'),'e'),1)"},
+		{"select cardinality(a) from t", "cardinality(`a`)"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.in, func(t *testing.T) {
