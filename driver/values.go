@@ -109,7 +109,7 @@ func jsonValue(a arrow.Array, i int) (any, error) {
 	case *array.Map:
 		start, end := x.ValueOffsets(i)
 		keys, items := x.Keys(), x.Items()
-		obj := make(map[string]any, end-start)
+		obj := make(orderedObject, 0, end-start)
 		for j := int(start); j < int(end); j++ {
 			k, err := jsonValue(keys, j)
 			if err != nil {
@@ -119,7 +119,7 @@ func jsonValue(a arrow.Array, i int) (any, error) {
 			if err != nil {
 				return nil, err
 			}
-			obj[fmt.Sprint(k)] = v
+			obj = append(obj, member{fmt.Sprint(k), v})
 		}
 		return obj, nil
 	case array.ListLike: // list, large list (maps are handled above)
@@ -135,13 +135,13 @@ func jsonValue(a arrow.Array, i int) (any, error) {
 		return out, nil
 	case *array.Struct:
 		st := x.DataType().(*arrow.StructType)
-		obj := make(map[string]any, x.NumField())
+		obj := make(orderedObject, 0, x.NumField())
 		for f := 0; f < x.NumField(); f++ {
 			v, err := jsonValue(x.Field(f), i)
 			if err != nil {
 				return nil, err
 			}
-			obj[st.Field(f).Name] = v
+			obj = append(obj, member{st.Field(f).Name, v})
 		}
 		return obj, nil
 	case *array.Binary:
@@ -154,4 +154,33 @@ func jsonValue(a arrow.Array, i int) (any, error) {
 		return t.Format(time.RFC3339Nano), err
 	}
 	return v, err
+}
+
+// orderedObject is a JSON object written in its members' order: struct
+// fields as declared, map entries as stored (encoding/json would sort
+// the keys of a Go map).
+type orderedObject []member
+
+type member struct {
+	key   string
+	value any
+}
+
+func (o orderedObject) MarshalJSON() ([]byte, error) {
+	b := []byte{'{'}
+	for i, m := range o {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		k, err := json.Marshal(m.key)
+		if err != nil {
+			return nil, err
+		}
+		v, err := json.Marshal(m.value)
+		if err != nil {
+			return nil, err
+		}
+		b = append(append(append(b, k...), ':'), v...)
+	}
+	return append(b, '}'), nil
 }
