@@ -567,40 +567,23 @@ func (o *orderedObject) add(key string, v any) {
 	case json.RawMessage:
 		o.buf.Write(x)
 	case []json.RawMessage:
-		o.buf.WriteByte('[')
-		for i, r := range x {
-			if i > 0 {
-				o.buf.WriteByte(',')
-			}
-			o.buf.Write(r)
-		}
-		o.buf.WriteByte(']')
+		writeArray(o, x, func(r json.RawMessage) { o.buf.Write(r) })
 	case []SnapshotLogEntry:
-		o.buf.WriteByte('[')
-		for i, e := range x {
-			if i > 0 {
-				o.buf.WriteByte(',')
-			}
+		writeArray(o, x, func(e SnapshotLogEntry) {
 			o.buf.WriteString(`{"timestamp-ms":`)
 			o.buf.Write(strconv.AppendInt(o.num[:0], e.TimestampMs, 10))
 			o.buf.WriteString(`,"snapshot-id":`)
 			o.buf.Write(strconv.AppendInt(o.num[:0], e.SnapshotID, 10))
 			o.buf.WriteByte('}')
-		}
-		o.buf.WriteByte(']')
+		})
 	case []MetadataLogEntry:
-		o.buf.WriteByte('[')
-		for i, e := range x {
-			if i > 0 {
-				o.buf.WriteByte(',')
-			}
+		writeArray(o, x, func(e MetadataLogEntry) {
 			o.buf.WriteString(`{"timestamp-ms":`)
 			o.buf.Write(strconv.AppendInt(o.num[:0], e.TimestampMs, 10))
 			o.buf.WriteString(`,"metadata-file":`)
 			o.appendString(e.MetadataFile)
 			o.buf.WriteByte('}')
-		}
-		o.buf.WriteByte(']')
+		})
 	default:
 		vb, err := json.Marshal(v)
 		if err != nil {
@@ -609,6 +592,18 @@ func (o *orderedObject) add(key string, v any) {
 		}
 		o.buf.Write(vb)
 	}
+}
+
+// writeArray writes xs as a JSON array, each element by write.
+func writeArray[T any](o *orderedObject, xs []T, write func(T)) {
+	o.buf.WriteByte('[')
+	for i, e := range xs {
+		if i > 0 {
+			o.buf.WriteByte(',')
+		}
+		write(e)
+	}
+	o.buf.WriteByte(']')
 }
 
 // appendString writes s as a JSON string, escaped as encoding/json does.

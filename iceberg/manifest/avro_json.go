@@ -42,27 +42,9 @@ func appendJSON(b []byte, v any) ([]byte, error) {
 		}
 		return append(b, '}'), nil
 	case []obj:
-		b = append(b, '[')
-		for i, e := range x {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			if b, err = appendJSON(b, e); err != nil {
-				return nil, err
-			}
-		}
-		return append(b, ']'), nil
+		return appendJSONArray(b, x)
 	case []any:
-		b = append(b, '[')
-		for i, e := range x {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			if b, err = appendJSON(b, e); err != nil {
-				return nil, err
-			}
-		}
-		return append(b, ']'), nil
+		return appendJSONArray(b, x)
 	case string:
 		if plainJSONString(x) {
 			b = append(b, '"')
@@ -81,6 +63,20 @@ func appendJSON(b []byte, v any) ([]byte, error) {
 		return nil, err
 	}
 	return append(b, j...), nil
+}
+
+func appendJSONArray[T any](b []byte, xs []T) ([]byte, error) {
+	b = append(b, '[')
+	for i, e := range xs {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		var err error
+		if b, err = appendJSON(b, e); err != nil {
+			return nil, err
+		}
+	}
+	return append(b, ']'), nil
 }
 
 // plainJSONString reports whether s needs no escaping in JSON (as
