@@ -67,15 +67,8 @@ func (c *Catalog) CommitTable(ctx context.Context, ident Identifier, expectedLoc
 	// From here on the statement may reach the database.
 	res, err := conn.ExecContext(ctx, c.swapStatement(),
 		newLocation, expectedLocation, c.name, joinNamespace(ident.Namespace), ident.Name, expectedLocation)
-	if err != nil {
-		return newError(op, name, afterSend(err))
-	}
-	n, err := res.RowsAffected()
-	if err != nil {
-		return newError(op, name, fmt.Errorf("%w: %w", iceberg.ErrCommitStateUnknown, err))
-	}
-	if n != 1 {
-		return newError(op, name, stale(ident, expectedLocation))
+	if err := swapOutcome(res, err, stale(ident, expectedLocation)); err != nil {
+		return newError(op, name, err)
 	}
 	return c.afterSwap(ctx, op, ident)
 }

@@ -69,84 +69,26 @@ func (c *Catalog) insertTable(ctx context.Context, op string, ident Identifier, 
 }
 
 func (c *Catalog) loadTable(ctx context.Context, q querier, ident Identifier) (TableRecord, error) {
-	var loc, prev sql.NullString
-	err := q.QueryRowContext(ctx, "SELECT metadata_location, previous_metadata_location FROM iceberg_tables "+
-		"WHERE catalog_name = ? AND table_namespace = ? AND table_name = ?"+c.onlyTables(),
-		c.name, joinNamespace(ident.Namespace), ident.Name).Scan(&loc, &prev)
-	if errors.Is(err, sql.ErrNoRows) {
-		return TableRecord{}, wrapf(iceberg.ErrNoSuchTable, "%s", ident)
-	}
-	if err != nil {
-		return TableRecord{}, err
-	}
-	if !loc.Valid || loc.String == "" {
-		return TableRecord{}, wrapf(ErrInvalidRow, "table %s has no metadata_location", ident)
-	}
-	return TableRecord{MetadataLocation: loc.String, PreviousMetadataLocation: prev.String}, nil
+	rec, err := c.loadRow(ctx, q, ident, c.tableKind())
+	return TableRecord(rec), err
 }
 
 // LoadTable returns the pointer row of a table (iceberg.ErrNoSuchTable if
 // there is none; views are not tables).
 func (c *Catalog) LoadTable(ctx context.Context, ident Identifier) (TableRecord, error) {
-	const op = "load table"
-	if err := ident.validate(); err != nil {
-		return TableRecord{}, newError(op, ident.String(), err)
-	}
-	rec, err := c.loadTable(ctx, c.read, ident)
-	if err != nil {
-		return TableRecord{}, newError(op, ident.String(), err)
-	}
-	return rec, nil
+	rec, err := c.loadRowOp(ctx, "load table", ident, c.tableKind())
+	return TableRecord(rec), err
 }
 
 // TableExists reports whether a table row exists for ident.
 func (c *Catalog) TableExists(ctx context.Context, ident Identifier) (bool, error) {
-	const op = "table exists"
-	if err := ident.validate(); err != nil {
-		return false, newError(op, ident.String(), err)
-	}
-	var found bool
-	err := c.read.QueryRowContext(ctx, "SELECT EXISTS(SELECT 1 FROM iceberg_tables "+
-		"WHERE catalog_name = ? AND table_namespace = ? AND table_name = ?"+c.onlyTables()+")",
-		c.name, joinNamespace(ident.Namespace), ident.Name).Scan(&found)
-	if err != nil {
-		return false, newError(op, ident.String(), err)
-	}
-	return found, nil
+	return c.rowExists(ctx, "table exists", ident, c.tableKind())
 }
 
 // ListTables returns the tables directly in ns, sorted by name. The
 // namespace must exist (iceberg.ErrNoSuchNamespace).
 func (c *Catalog) ListTables(ctx context.Context, ns []string) ([]Identifier, error) {
-	const op = "list tables"
-	name := joinNamespace(ns)
-	if err := validateNamespace(ns); err != nil {
-		return nil, newError(op, name, err)
-	}
-	var out []Identifier
-	err := c.readTx(ctx, op, name, func(tx *sql.Tx) error {
-		if err := c.requireNamespace(ctx, tx, name); err != nil {
-			return err
-		}
-		rows, err := tx.QueryContext(ctx, "SELECT table_name FROM iceberg_tables "+
-			"WHERE catalog_name = ? AND table_namespace = ?"+c.onlyTables()+" ORDER BY table_name", c.name, name)
-		if err != nil {
-			return err
-		}
-		defer rows.Close()
-		for rows.Next() {
-			var t string
-			if err := rows.Scan(&t); err != nil {
-				return err
-			}
-			out = append(out, Identifier{Namespace: append([]string(nil), ns...), Name: t})
-		}
-		return rows.Err()
-	})
-	if err != nil {
-		return nil, err
-	}
-	return out, nil
+	return c.listRows(ctx, "list tables", ns, c.tableKind())
 }
 
 // RenameTable moves a table's row to a new identifier. The source must be
@@ -169,19 +111,7 @@ func (c *Catalog) RenameTable(ctx context.Context, from, to Identifier) error {
 		if err := c.requireNamespace(ctx, tx, joinNamespace(to.Namespace)); err != nil {
 			return err
 		}
-		res, err := tx.ExecContext(ctx, "UPDATE iceberg_tables SET table_namespace = ?, table_name = ? "+
-			"WHERE catalog_name = ? AND table_namespace = ? AND table_name = ?"+c.onlyTables(),
-			joinNamespace(to.Namespace), to.Name, c.name, joinNamespace(from.Namespace), from.Name)
-		if isConstraint(err) {
-			return wrapf(iceberg.ErrTableAlreadyExists, "%s", to)
-		}
-		if err != nil {
-			return err
-		}
-		if n, _ := res.RowsAffected(); n != 1 {
-			return wrapf(iceberg.ErrNoSuchTable, "%s", from)
-		}
-		return nil
+		return c.moveRow(ctx, tx, from, to, c.tableKind())
 	})
 }
 
@@ -189,25 +119,11 @@ func (c *Catalog) RenameTable(ctx context.Context, from, to Identifier) error {
 // the table's files. Missing table: iceberg.ErrNoSuchTable.
 func (c *Catalog) DropTable(ctx context.Context, ident Identifier) (TableRecord, error) {
 	const op = "drop table"
-	name := ident.String()
 	if err := ident.validate(); err != nil {
-		return TableRecord{}, newError(op, name, err)
+		return TableRecord{}, newError(op, ident.String(), err)
 	}
-	var rec TableRecord
-	err := c.writeTx(ctx, op, name, func(tx *sql.Tx) error {
-		var err error
-		if rec, err = c.loadTable(ctx, tx, ident); err != nil && !errors.Is(err, ErrInvalidRow) {
-			return err
-		}
-		_, err = tx.ExecContext(ctx, "DELETE FROM iceberg_tables "+
-			"WHERE catalog_name = ? AND table_namespace = ? AND table_name = ?"+c.onlyTables(),
-			c.name, joinNamespace(ident.Namespace), ident.Name)
-		return err
-	})
-	if err != nil {
-		return TableRecord{}, err
-	}
-	return rec, nil
+	rec, err := c.dropRow(ctx, op, ident, c.tableKind())
+	return TableRecord(rec), err
 }
 
 func isConstraint(err error) bool {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"errors"
-	"fmt"
 
 	"github.com/icesql/icesql/iceberg"
 )
@@ -86,94 +85,27 @@ func (c *Catalog) requireFree(ctx context.Context, q querier, ident Identifier) 
 }
 
 func (c *Catalog) loadView(ctx context.Context, q querier, ident Identifier) (ViewRecord, error) {
-	var loc, prev sql.NullString
-	err := q.QueryRowContext(ctx, "SELECT metadata_location, previous_metadata_location FROM iceberg_tables "+
-		"WHERE catalog_name = ? AND table_namespace = ? AND table_name = ?"+onlyViews,
-		c.name, joinNamespace(ident.Namespace), ident.Name).Scan(&loc, &prev)
-	if errors.Is(err, sql.ErrNoRows) {
-		return ViewRecord{}, wrapf(iceberg.ErrNoSuchView, "%s", ident)
-	}
-	if err != nil {
-		return ViewRecord{}, err
-	}
-	if !loc.Valid || loc.String == "" {
-		return ViewRecord{}, wrapf(ErrInvalidRow, "view %s has no metadata_location", ident)
-	}
-	return ViewRecord{MetadataLocation: loc.String, PreviousMetadataLocation: prev.String}, nil
+	rec, err := c.loadRow(ctx, q, ident, c.viewKind())
+	return ViewRecord(rec), err
 }
 
 // LoadView returns the pointer row of a view (iceberg.ErrNoSuchView if
 // there is none; tables are not views). A catalog without view support
 // has no views.
 func (c *Catalog) LoadView(ctx context.Context, ident Identifier) (ViewRecord, error) {
-	const op = "load view"
-	if err := ident.validate(); err != nil {
-		return ViewRecord{}, newError(op, ident.String(), err)
-	}
-	if !c.hasType {
-		return ViewRecord{}, newError(op, ident.String(), wrapf(iceberg.ErrNoSuchView, "%s", ident))
-	}
-	rec, err := c.loadView(ctx, c.read, ident)
-	if err != nil {
-		return ViewRecord{}, newError(op, ident.String(), err)
-	}
-	return rec, nil
+	rec, err := c.loadRowOp(ctx, "load view", ident, c.viewKind())
+	return ViewRecord(rec), err
 }
 
 // ViewExists reports whether a view row exists for ident.
 func (c *Catalog) ViewExists(ctx context.Context, ident Identifier) (bool, error) {
-	const op = "view exists"
-	if err := ident.validate(); err != nil {
-		return false, newError(op, ident.String(), err)
-	}
-	if !c.hasType {
-		return false, nil
-	}
-	var found bool
-	err := c.read.QueryRowContext(ctx, "SELECT EXISTS(SELECT 1 FROM iceberg_tables "+
-		"WHERE catalog_name = ? AND table_namespace = ? AND table_name = ?"+onlyViews+")",
-		c.name, joinNamespace(ident.Namespace), ident.Name).Scan(&found)
-	if err != nil {
-		return false, newError(op, ident.String(), err)
-	}
-	return found, nil
+	return c.rowExists(ctx, "view exists", ident, c.viewKind())
 }
 
 // ListViews returns the views directly in ns, sorted by name. The
 // namespace must exist (iceberg.ErrNoSuchNamespace).
 func (c *Catalog) ListViews(ctx context.Context, ns []string) ([]Identifier, error) {
-	const op = "list views"
-	name := joinNamespace(ns)
-	if err := validateNamespace(ns); err != nil {
-		return nil, newError(op, name, err)
-	}
-	var out []Identifier
-	err := c.readTx(ctx, op, name, func(tx *sql.Tx) error {
-		if err := c.requireNamespace(ctx, tx, name); err != nil {
-			return err
-		}
-		if !c.hasType {
-			return nil
-		}
-		rows, err := tx.QueryContext(ctx, "SELECT table_name FROM iceberg_tables "+
-			"WHERE catalog_name = ? AND table_namespace = ?"+onlyViews+" ORDER BY table_name", c.name, name)
-		if err != nil {
-			return err
-		}
-		defer rows.Close()
-		for rows.Next() {
-			var v string
-			if err := rows.Scan(&v); err != nil {
-				return err
-			}
-			out = append(out, Identifier{Namespace: append([]string(nil), ns...), Name: v})
-		}
-		return rows.Err()
-	})
-	if err != nil {
-		return nil, err
-	}
-	return out, nil
+	return c.listRows(ctx, "list views", ns, c.viewKind())
 }
 
 // CommitView swaps the view's metadata location from expectedLocation to
@@ -195,16 +127,9 @@ func (c *Catalog) CommitView(ctx context.Context, ident Identifier, expectedLoca
 	}
 	res, err := c.write.ExecContext(ctx, swapSQL+onlyViews,
 		newLocation, expectedLocation, c.name, joinNamespace(ident.Namespace), ident.Name, expectedLocation)
-	if err != nil {
-		return newError(op, name, afterSend(err))
-	}
-	n, err := res.RowsAffected()
-	if err != nil {
-		return newError(op, name, fmt.Errorf("%w: %w", iceberg.ErrCommitStateUnknown, err))
-	}
-	if n != 1 {
-		return newError(op, name, wrapf(iceberg.ErrCommitFailed,
-			"metadata location of view %s is no longer %s (or the view is gone)", ident, expectedLocation))
+	if err := swapOutcome(res, err, wrapf(iceberg.ErrCommitFailed,
+		"metadata location of view %s is no longer %s (or the view is gone)", ident, expectedLocation)); err != nil {
+		return newError(op, name, err)
 	}
 	return nil
 }
@@ -238,19 +163,7 @@ func (c *Catalog) RenameView(ctx context.Context, from, to Identifier) error {
 		if err := c.requireFree(ctx, tx, to); err != nil {
 			return err
 		}
-		res, err := tx.ExecContext(ctx, "UPDATE iceberg_tables SET table_namespace = ?, table_name = ? "+
-			"WHERE catalog_name = ? AND table_namespace = ? AND table_name = ?"+onlyViews,
-			joinNamespace(to.Namespace), to.Name, c.name, joinNamespace(from.Namespace), from.Name)
-		if isConstraint(err) {
-			return wrapf(iceberg.ErrViewAlreadyExists, "%s", to)
-		}
-		if err != nil {
-			return err
-		}
-		if n, _ := res.RowsAffected(); n != 1 {
-			return wrapf(iceberg.ErrNoSuchView, "%s", from)
-		}
-		return nil
+		return c.moveRow(ctx, tx, from, to, c.viewKind())
 	})
 }
 
@@ -265,19 +178,6 @@ func (c *Catalog) DropView(ctx context.Context, ident Identifier) (ViewRecord, e
 	if err := c.requireViews(); err != nil {
 		return ViewRecord{}, newError(op, name, err)
 	}
-	var rec ViewRecord
-	err := c.writeTx(ctx, op, name, func(tx *sql.Tx) error {
-		var err error
-		if rec, err = c.loadView(ctx, tx, ident); err != nil && !errors.Is(err, ErrInvalidRow) {
-			return err
-		}
-		_, err = tx.ExecContext(ctx, "DELETE FROM iceberg_tables "+
-			"WHERE catalog_name = ? AND table_namespace = ? AND table_name = ?"+onlyViews,
-			c.name, joinNamespace(ident.Namespace), ident.Name)
-		return err
-	})
-	if err != nil {
-		return ViewRecord{}, err
-	}
-	return rec, nil
+	rec, err := c.dropRow(ctx, op, ident, c.viewKind())
+	return ViewRecord(rec), err
 }
