@@ -88,7 +88,11 @@ func (f *flatReader) nextPage() error {
 		if f.q == nil {
 			return corrupt("column %q ran out of values", col.Name())
 		}
-		d := f.q.next()
+		var help func() bool
+		if f.pool != nil {
+			help = f.pool.decodeOne
+		}
+		d := f.q.next(help)
 		if f.pool != nil {
 			f.pool.signal()
 		}

@@ -164,14 +164,16 @@ func (q *pageQueue) finish(s *pageSlot) {
 }
 
 // next returns the next decoded page, decoding it here when no worker got
-// to it; io.EOF once the chunk is exhausted.
-func (q *pageQueue) next() decodedPage {
+// to it; io.EOF once the chunk is exhausted. While a worker finishes the
+// page, help (when set) decodes other pages rather than leave a core idle;
+// it returns false when there is none to decode.
+func (q *pageQueue) next(help func() bool) decodedPage {
 	for {
 		q.mu.Lock()
 		if len(q.slots) > 0 {
 			s := q.slots[0]
 			q.mu.Unlock()
-			<-s.done
+			q.await(s, help)
 			q.mu.Lock()
 			q.slots[0] = nil
 			q.slots = q.slots[1:]
@@ -192,6 +194,21 @@ func (q *pageQueue) next() decodedPage {
 		}
 		q.finish(s)
 	}
+}
+
+// await waits for slot s, helping meanwhile.
+func (q *pageQueue) await(s *pageSlot, help func() bool) {
+	for help != nil {
+		select {
+		case <-s.done:
+			return
+		default:
+		}
+		if !help() {
+			break
+		}
+	}
+	<-s.done
 }
 
 // markDone tells workers the queue needs no more claims.
