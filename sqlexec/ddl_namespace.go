@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/icesql/icesql/catalog/sqlite"
 	"github.com/icesql/icesql/iceberg"
 	"github.com/icesql/icesql/sqlexec/parser"
 )
@@ -65,15 +66,22 @@ func (s *Session) showNamespaces(ctx context.Context, st *parser.ShowNamespacesS
 }
 
 func (s *Session) showTables(ctx context.Context, st *parser.ShowTablesStmt) (*Rows, error) {
-	ns := st.In
+	return s.showObjects(ctx, st.In, st.Like, s.engine.catalog.ListTables, "tableName")
+}
+
+// showObjects lists the tables or views (by list) of ns, or of the
+// current namespace, whose names match like, with Spark's columns:
+// namespace, nameColumn, isTemporary.
+func (s *Session) showObjects(ctx context.Context, ns []string, like string,
+	list func(context.Context, []string) ([]sqlite.Identifier, error), nameColumn string) (*Rows, error) {
 	if ns == nil {
 		ns = s.namespace
 	}
-	ids, err := s.engine.catalog.ListTables(ctx, ns)
+	ids, err := list(ctx, ns)
 	if err != nil {
 		return nil, err
 	}
-	match, err := likeMatcher(st.Like)
+	match, err := likeMatcher(like)
 	if err != nil {
 		return nil, err
 	}
@@ -83,12 +91,7 @@ func (s *Session) showTables(ctx context.Context, st *parser.ShowTablesStmt) (*R
 			rows = append(rows, []any{strings.Join(id.Namespace, "."), id.Name, false})
 		}
 	}
-	sch := schemaOf(field("namespace", tString, false), field("tableName", tString, false), field("isTemporary", tBool, false))
-	it, err := rowsIterator(sch, rows)
-	if err != nil {
-		return nil, err
-	}
-	return newRows(it), nil
+	return memRows(schemaOf(field("namespace", tString, false), field(nameColumn, tString, false), field("isTemporary", tBool, false)), rows)
 }
 
 // likeMatcher implements Spark's SHOW ... LIKE patterns: '*' matches any

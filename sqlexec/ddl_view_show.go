@@ -3,7 +3,6 @@ package sqlexec
 import (
 	"context"
 	"errors"
-	"sort"
 	"strings"
 
 	"github.com/icesql/icesql/iceberg"
@@ -12,25 +11,7 @@ import (
 
 // showViews runs SHOW VIEWS [IN ns] [LIKE p] with Spark's columns.
 func (s *Session) showViews(ctx context.Context, st *parser.ShowViewsStmt) (*Rows, error) {
-	ns := st.In
-	if ns == nil {
-		ns = s.namespace
-	}
-	ids, err := s.engine.catalog.ListViews(ctx, ns)
-	if err != nil {
-		return nil, err
-	}
-	match, err := likeMatcher(st.Like)
-	if err != nil {
-		return nil, err
-	}
-	var rows [][]any
-	for _, id := range ids {
-		if match(id.Name) {
-			rows = append(rows, []any{strings.Join(id.Namespace, "."), id.Name, false})
-		}
-	}
-	return memRows(schemaOf(field("namespace", tString, false), field("viewName", tString, false), field("isTemporary", tBool, false)), rows)
+	return s.showObjects(ctx, st.In, st.Like, s.engine.catalog.ListViews, "viewName")
 }
 
 // loadViewRef loads the view a statement names.
@@ -77,23 +58,7 @@ func (s *Session) showCreateView(ctx context.Context, ref *parser.TableRef) (*Ro
 	if c := props[iceberg.ViewPropertyComment]; c != "" {
 		b.WriteString("COMMENT " + parser.QuoteString(c) + "\n")
 	}
-	keys := make([]string, 0, len(props))
-	for k := range props {
-		if k != iceberg.ViewPropertyComment {
-			keys = append(keys, k)
-		}
-	}
-	sort.Strings(keys)
-	if len(keys) > 0 {
-		b.WriteString("TBLPROPERTIES (\n")
-		for i, k := range keys {
-			if i > 0 {
-				b.WriteString(",\n")
-			}
-			b.WriteString("  " + parser.QuoteString(k) + " = " + parser.QuoteString(props[k]))
-		}
-		b.WriteString(")\n")
-	}
+	writeTblProperties(&b, props, iceberg.ViewPropertyComment)
 	b.WriteString("AS " + rep.SQL + "\n")
 	return memRows(schemaOf(field("createtab_stmt", tString, false)), [][]any{{b.String()}})
 }

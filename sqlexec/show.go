@@ -4,6 +4,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 
 	"context"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -162,23 +163,32 @@ func (s *Session) showCreateTable(ctx context.Context, st *parser.ShowCreateTabl
 		b.WriteString("PARTITIONED BY (" + strings.Join(terms, ", ") + ")\n")
 	}
 	b.WriteString("LOCATION " + parser.QuoteString(meta.Location()) + "\n")
-	props := meta.Properties()
-	if len(props) > 0 {
-		keys := make([]string, 0, len(props))
-		for k := range props {
+	writeTblProperties(&b, meta.Properties())
+	return memRows(schemaOf(field("createtab_stmt", tString, false)), [][]any{{b.String()}})
+}
+
+// writeTblProperties writes SHOW CREATE's TBLPROPERTIES clause, keys
+// sorted, leaving out the keys omit (printed elsewhere); nothing when no
+// property is left.
+func writeTblProperties(b *strings.Builder, props map[string]string, omit ...string) {
+	keys := make([]string, 0, len(props))
+	for k := range props {
+		if !slices.Contains(omit, k) {
 			keys = append(keys, k)
 		}
-		sort.Strings(keys)
-		b.WriteString("TBLPROPERTIES (\n")
-		for i, k := range keys {
-			if i > 0 {
-				b.WriteString(",\n")
-			}
-			b.WriteString("  " + parser.QuoteString(k) + " = " + parser.QuoteString(props[k]))
-		}
-		b.WriteString(")\n")
 	}
-	return memRows(schemaOf(field("createtab_stmt", tString, false)), [][]any{{b.String()}})
+	if len(keys) == 0 {
+		return
+	}
+	sort.Strings(keys)
+	b.WriteString("TBLPROPERTIES (\n")
+	for i, k := range keys {
+		if i > 0 {
+			b.WriteString(",\n")
+		}
+		b.WriteString("  " + parser.QuoteString(k) + " = " + parser.QuoteString(props[k]))
+	}
+	b.WriteString(")\n")
 }
 
 func itoa(n int) string     { return strconv.Itoa(n) }
