@@ -315,3 +315,33 @@ func BenchmarkWriteOneRow(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkScanOneColumn reads one string column (name): the pages of a
+// single column are decoded concurrently.
+func BenchmarkScanOneColumn(b *testing.B) {
+	data := benchFile(b, 0)
+	proj, err := benchSchema().Select(2)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run("icesql", func(b *testing.B) {
+		cpu := startCPU()
+		for b.Loop() {
+			if n := scanIcesql(b, data, proj, ReadOptions{}); n != benchRows {
+				b.Fatalf("read %d rows", n)
+			}
+		}
+		cpu.report(b)
+		reportRows(b, benchRows)
+	})
+	b.Run("pqarrow", func(b *testing.B) {
+		cpu := startCPU()
+		for b.Loop() {
+			if n := scanPqarrow(b, data, []int{1}, nil); n != benchRows {
+				b.Fatalf("read %d rows", n)
+			}
+		}
+		cpu.report(b)
+		reportRows(b, benchRows)
+	})
+}
