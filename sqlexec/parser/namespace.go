@@ -71,27 +71,9 @@ func (s *DropNamespaceStmt) String() string {
 	return out
 }
 
-func (s *ShowNamespacesStmt) String() string {
-	out := "SHOW NAMESPACES"
-	if s.In != nil {
-		out += " IN " + QuoteName(s.In)
-	}
-	if s.Like != "" {
-		out += " LIKE " + QuoteString(s.Like)
-	}
-	return out
-}
+func (s *ShowNamespacesStmt) String() string { return showFilterSQL("SHOW NAMESPACES", s.In, s.Like) }
 
-func (s *ShowTablesStmt) String() string {
-	out := "SHOW TABLES"
-	if s.In != nil {
-		out += " IN " + QuoteName(s.In)
-	}
-	if s.Like != "" {
-		out += " LIKE " + QuoteString(s.Like)
-	}
-	return out
-}
+func (s *ShowTablesStmt) String() string { return showFilterSQL("SHOW TABLES", s.In, s.Like) }
 
 func (s *UseStmt) String() string { return "USE " + QuoteName(s.Namespace) }
 
@@ -184,18 +166,9 @@ func parseShow(p *cursor) (Statement, error) {
 		}
 		return &ShowCreateTableStmt{Table: t}, nil
 	default:
-		var in []string
-		var like string
-		var err error
-		if p.oneOf("IN", "FROM") != "" {
-			if in, err = p.name("a namespace name"); err != nil {
-				return nil, err
-			}
-		}
-		if p.acceptKw("LIKE") || p.peek().kind == tkString {
-			if like, err = p.str("a pattern"); err != nil {
-				return nil, err
-			}
+		in, like, err := p.showFilter()
+		if err != nil {
+			return nil, err
 		}
 		if w == "TABLES" {
 			return &ShowTablesStmt{In: in, Like: like}, nil

@@ -28,20 +28,9 @@ func (p *cursor) alterAction() (AlterAction, error) {
 		return SetPropertiesAction{Properties: props}, err
 	case p.acceptKw("UNSET", "TBLPROPERTIES"), p.acceptKw("UNSET", "PROPERTIES"):
 		a := UnsetPropertiesAction{IfExists: p.acceptKw("IF", "EXISTS")}
-		if err := p.expectOp("("); err != nil {
-			return nil, err
-		}
-		for {
-			k, err := p.propertyKey()
-			if err != nil {
-				return nil, err
-			}
-			a.Keys = append(a.Keys, k)
-			if !p.acceptOp(",") {
-				break
-			}
-		}
-		return a, p.expectOp(")")
+		var err error
+		a.Keys, err = p.propertyKeyList()
+		return a, err
 	case p.acceptKw("ADD", "PARTITION", "FIELD"):
 		t, err := p.namedPartitionTerm()
 		return AddPartitionFieldAction{Term: t}, err

@@ -19,15 +19,13 @@ func parseCreateTable(p *cursor) (Statement, error) {
 		return nil, err
 	}
 	if p.acceptOp("(") {
-		for {
+		err := p.commaList(func() error {
 			c, err := p.columnDef(false)
-			if err != nil {
-				return nil, err
-			}
 			s.Columns = append(s.Columns, c)
-			if !p.acceptOp(",") {
-				break
-			}
+			return err
+		})
+		if err != nil {
+			return nil, err
 		}
 		if err := p.expectOp(")"); err != nil {
 			return nil, err

@@ -56,20 +56,22 @@ func parseCreateView(p *cursor) (Statement, error) {
 		return nil, err
 	}
 	if p.acceptOp("(") {
-		for {
+		err := p.commaList(func() error {
 			var c ViewColumn
+			var err error
 			if c.Name, err = p.ident("a column name"); err != nil {
-				return nil, err
+				return err
 			}
 			if p.acceptKw("COMMENT") {
 				if c.Comment, err = p.str("a comment"); err != nil {
-					return nil, err
+					return err
 				}
 			}
 			s.Columns = append(s.Columns, c)
-			if !p.acceptOp(",") {
-				break
-			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
 		}
 		if err := p.expectOp(")"); err != nil {
 			return nil, err
@@ -121,19 +123,11 @@ func parseDropView(p *cursor) (Statement, error) {
 
 func parseShowViews(p *cursor) (Statement, error) {
 	p.i += 2 // SHOW VIEWS
-	s := &ShowViewsStmt{}
-	var err error
-	if p.oneOf("IN", "FROM") != "" {
-		if s.In, err = p.name("a namespace name"); err != nil {
-			return nil, err
-		}
+	in, like, err := p.showFilter()
+	if err != nil {
+		return nil, err
 	}
-	if p.acceptKw("LIKE") || p.peek().kind == tkString {
-		if s.Like, err = p.str("a pattern"); err != nil {
-			return nil, err
-		}
-	}
-	return s, nil
+	return &ShowViewsStmt{In: in, Like: like}, nil
 }
 
 func parseShowCreateView(p *cursor) (Statement, error) {
@@ -161,20 +155,8 @@ func parseAlterView(p *cursor) (Statement, error) {
 		return s, err
 	case p.acceptKw("UNSET", "TBLPROPERTIES"), p.acceptKw("UNSET", "PROPERTIES"):
 		s.IfExists = p.acceptKw("IF", "EXISTS")
-		if err := p.expectOp("("); err != nil {
-			return nil, err
-		}
-		for {
-			k, err := p.propertyKey()
-			if err != nil {
-				return nil, err
-			}
-			s.Unset = append(s.Unset, k)
-			if !p.acceptOp(",") {
-				break
-			}
-		}
-		return s, p.expectOp(")")
+		s.Unset, err = p.propertyKeyList()
+		return s, err
 	}
 	return nil, p.errorf("expected AS, RENAME TO, SET TBLPROPERTIES or UNSET TBLPROPERTIES, found %s", p.describe())
 }

@@ -87,16 +87,7 @@ type ShowViewsStmt struct {
 	Like string
 }
 
-func (s *ShowViewsStmt) String() string {
-	out := "SHOW VIEWS"
-	if s.In != nil {
-		out += " IN " + QuoteName(s.In)
-	}
-	if s.Like != "" {
-		out += " LIKE " + QuoteString(s.Like)
-	}
-	return out
-}
+func (s *ShowViewsStmt) String() string { return showFilterSQL("SHOW VIEWS", s.In, s.Like) }
 
 // ShowCreateViewStmt is SHOW CREATE VIEW v.
 type ShowCreateViewStmt struct {
