@@ -66,6 +66,9 @@ func (b *binder) bindTableSource(ts *ast.TableSource) (Plan, error) {
 }
 
 func (b *binder) bindJoin(j *ast.Join, outer *scope, sub *subqueryBase) (Plan, error) {
+	if p, ok, err := b.bindLateralJoin(j, outer, sub); ok {
+		return p, err
+	}
 	left, err := b.bindFrom(j.Left, outer, sub)
 	if err != nil {
 		return nil, err

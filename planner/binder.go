@@ -149,6 +149,10 @@ type selectItem struct {
 }
 
 func (b *binder) bindSelect(s *ast.SelectStmt, outer *scope, sub *subqueryBase) (Plan, error) {
+	s, err := liftGenerator(s)
+	if err != nil {
+		return nil, err
+	}
 	if err := b.pushCTEs(s.With, outer); err != nil {
 		b.popCTEs()
 		return nil, err
@@ -317,6 +321,9 @@ func expandFields(fields []*ast.SelectField, sc *scope) ([]selectItem, error) {
 			qual := f.WildCard.Table.O
 			n := 0
 			for _, c := range sc.cols {
+				if qual == "" && c.Qualifier == liftedGeneratorQualifier {
+					continue
+				}
 				if qual != "" && !strings.EqualFold(qual, c.Qualifier) {
 					continue
 				}

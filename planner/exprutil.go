@@ -170,6 +170,8 @@ func planExprs(p Plan) []Expr {
 		return n.Filters
 	case *Window:
 		return windowExprs(n)
+	case *Generate:
+		return []Expr{n.Arg}
 	case *Values:
 		var out []Expr
 		for _, r := range n.Rows {

@@ -127,6 +127,8 @@ func prune(p Plan, needed []int) (Plan, []int) {
 			mapping = append(mapping, len(in.Columns())+j)
 		}
 		return w, mapping
+	case *Generate:
+		return pruneGenerate(x, needed)
 	case *Join:
 		nLeft := len(x.Left.Columns())
 		lu, ru := map[int]bool{}, map[int]bool{}

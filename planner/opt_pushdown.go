@@ -66,6 +66,8 @@ func pushInto(p Plan, preds []Expr) Plan {
 		return wrapFilter(&Distinct{Input: pushInto(n.Input, movable)}, stuck)
 	case *Join:
 		return wrapFilter(pushIntoJoin(n, movable), stuck)
+	case *Generate:
+		return wrapFilter(pushIntoGenerate(n, movable), stuck)
 	case *Scan:
 		c := *n
 		c.Filters = append([]Expr{}, n.Filters...)

@@ -76,6 +76,10 @@ func mapPlanExprs(p Plan, f func(Expr) (Expr, error)) (Plan, error) {
 		return &c, nil
 	case *Window:
 		return mapWindowExprs(n, f)
+	case *Generate:
+		c := *n
+		c.Arg, err = f(n.Arg)
+		return &c, err
 	case *Join:
 		c := *n
 		if c.LeftKeys, err = mapAll(n.LeftKeys); err != nil {
@@ -121,6 +125,10 @@ func withInputs(p Plan, in []Plan) Plan {
 		return &c
 	case *Distinct:
 		return &Distinct{Input: in[0]}
+	case *Generate:
+		c := *n
+		c.Input = in[0]
+		return &c
 	case *Join:
 		c := *n
 		c.Left, c.Right = in[0], in[1]

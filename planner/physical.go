@@ -122,6 +122,8 @@ func (b *builder) build(p Plan) (exec.RecordIterator, error) {
 		return j, nil
 	case *Window:
 		return b.window(n)
+	case *Generate:
+		return b.generate(n)
 	case *SetOp:
 		return b.setOp(n)
 	case *Values:

@@ -40,6 +40,10 @@ func (b *builder) parallelAggregate(n *Aggregate, aggs []exec.AggSpec) (exec.Rec
 			chain = append(chain, x)
 			p = x.Input
 			continue
+		case *Generate:
+			chain = append(chain, x)
+			p = x.Input
+			continue
 		case *Join:
 			if !probeParallel(x) {
 				return nil, nil
@@ -86,6 +90,8 @@ func (b *builder) parallelAggregate(n *Aggregate, aggs []exec.AggSpec) (exec.Rec
 				it = &exec.Filter{Input: it, Pred: x.Pred, EC: b.ec}
 			case *Project:
 				it = &exec.Project{Input: it, Exprs: toExec(x.Exprs), Out: SchemaOf(x.Cols), EC: b.ec}
+			case *Generate:
+				it = x.operator(it, b.ec)
 			case *Join:
 				j := &exec.HashJoin{Left: it, Shared: builds[x], LeftKeys: toExec(x.LeftKeys), Type: x.Type,
 					NullAware: x.NullAware, Out: SchemaOf(x.Columns()), EC: b.ec}

@@ -91,7 +91,16 @@ func (c *parseCtx) rewriteRefs(from, to int, m *mappedText, rw *rewrite) error {
 	if err != nil {
 		return err
 	}
+	lat, err := c.planLaterals(from, to)
+	if err != nil {
+		return err
+	}
 	for i := from; i < to; i++ {
+		if next, ok := lat.emit(c, i, m, &copied); ok {
+			stack = lat.frames(c, stack, i, next)
+			i = next - 1
+			continue
+		}
 		t := toks[i]
 		if subs.emit(c, i, m, &copied) {
 			continue
@@ -158,6 +167,7 @@ func (c *parseCtx) rewriteRefs(from, to int, m *mappedText, rw *rewrite) error {
 			top.query, top.fromList, top.orderBy = true, false, false
 		case t.isKw("FROM") && top.query:
 			site, top.fromList = true, true
+			lat.openFrom(c, i, m, &copied)
 		case t.isKw("JOIN") || t.isKw("STRAIGHT_JOIN"):
 			site = true
 		case t.isOp(",") && top.fromList:
