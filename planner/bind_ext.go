@@ -201,29 +201,7 @@ func unmarkRestored(s string) string {
 			return s
 		}
 		start := at + len(open)
-		depth, comma, end := 0, -1, -1
-		var quote byte
-		for i := start; i < len(s) && end < 0; i++ {
-			c := s[i]
-			switch {
-			case quote != 0:
-				if c == '\\' {
-					i++
-				} else if c == quote {
-					quote = 0
-				}
-			case c == '\'' || c == '"' || c == '`':
-				quote = c
-			case c == '(':
-				depth++
-			case c == ')' && depth == 0:
-				end = i
-			case c == ')':
-				depth--
-			case c == ',' && depth == 0:
-				comma = i
-			}
-		}
+		_, comma, end := topLevelSplit(s, start)
 		if end < 0 || comma < 0 {
 			return s
 		}

@@ -128,6 +128,15 @@ func arrayArg(name string, args []Expr, i int) (Expr, arrow.DataType, error) {
 	return a, elem, nil
 }
 
+// arrayCallArg checks a call's argument count and that its first
+// argument is an array, as arrayArg.
+func arrayCallArg(name string, args []Expr, lo, hi int) (Expr, arrow.DataType, error) {
+	if err := argCount(name, args, lo, hi); err != nil {
+		return nil, nil, err
+	}
+	return arrayArg(name, args, 0)
+}
+
 // mapArg checks that argument i of a call is a map.
 func mapArg(name string, args []Expr, i int) (*arrow.MapType, error) {
 	mt, ok := args[i].DataType().(*arrow.MapType)
@@ -148,27 +157,37 @@ func intArg(name string, args []Expr, i int) (Expr, error) {
 
 // keyArg converts a lookup key to the map's key type, as Spark casts it.
 func keyArg(name string, key Expr, kt arrow.DataType) (Expr, error) {
+	mismatch := &TypeMismatchError{Op: name + " key", Types: []string{sqlTypeName(key.DataType()), sqlTypeName(kt)}}
 	if isNested(kt) {
 		if !arrow.TypeEqual(key.DataType(), kt) {
-			return nil, &TypeMismatchError{Op: name + " key", Types: []string{sqlTypeName(key.DataType()), sqlTypeName(kt)}}
+			return nil, mismatch
 		}
 		return key, nil
 	}
 	if isNested(key.DataType()) {
-		return nil, &TypeMismatchError{Op: name + " key", Types: []string{sqlTypeName(key.DataType()), sqlTypeName(kt)}}
+		return nil, mismatch
 	}
 	if _, ok := commonType(key.DataType(), kt); !ok && !(key.DataType().ID() == arrow.STRING && kt.ID() != arrow.BINARY) {
-		return nil, &TypeMismatchError{Op: name + " key", Types: []string{sqlTypeName(key.DataType()), sqlTypeName(kt)}}
+		return nil, mismatch
 	}
 	return checkArg(name, key, kt)
 }
 
+// nestedIndex returns the index of the first of xs equal to v, -1 when
+// none is.
+func nestedIndex(xs []any, v any) int {
+	for i, x := range xs {
+		if exec.CompareNested(x, v) == 0 {
+			return i
+		}
+	}
+	return -1
+}
+
 // mapLookup returns the value of key k in m, nil when absent.
 func mapLookup(m exec.MapValue, k any) any {
-	for i, x := range m.Keys {
-		if exec.CompareNested(x, k) == 0 {
-			return m.Values[i]
-		}
+	if i := nestedIndex(m.Keys, k); i >= 0 {
+		return m.Values[i]
 	}
 	return nil
 }
@@ -306,12 +325,7 @@ func bindMapContainsKey(name string, args []Expr) (Expr, error) {
 		return nil, err
 	}
 	return nestedCall(name, []Expr{args[0], k}, typeBool, true, func(_ *exec.EvalContext, v []any) (any, error) {
-		for _, x := range v[0].(exec.MapValue).Keys {
-			if exec.CompareNested(x, v[1]) == 0 {
-				return true, nil
-			}
-		}
-		return false, nil
+		return nestedIndex(v[0].(exec.MapValue).Keys, v[1]) >= 0, nil
 	}), nil
 }
 
@@ -325,7 +339,7 @@ func unmarkSubscripts(s string) string {
 			return s
 		}
 		start := at + len(open)
-		comma, end := topLevelSplit(s, start)
+		comma, _, end := topLevelSplit(s, start)
 		if end < 0 || comma < 0 {
 			return s
 		}
@@ -333,10 +347,10 @@ func unmarkSubscripts(s string) string {
 	}
 }
 
-// topLevelSplit finds, from start, the first comma and the closing
-// parenthesis at depth 0, skipping quoted text (-1 when absent).
-func topLevelSplit(s string, start int) (comma, end int) {
-	depth, comma := 0, -1
+// topLevelSplit finds, from start, the first and last commas and the
+// closing parenthesis at depth 0, skipping quoted text (-1 when absent).
+func topLevelSplit(s string, start int) (first, last, end int) {
+	depth, first, last := 0, -1, -1
 	var quote byte
 	for i := start; i < len(s); i++ {
 		c := s[i]
@@ -352,12 +366,15 @@ func topLevelSplit(s string, start int) (comma, end int) {
 		case c == '(':
 			depth++
 		case c == ')' && depth == 0:
-			return comma, i
+			return first, last, i
 		case c == ')':
 			depth--
-		case c == ',' && depth == 0 && comma < 0:
-			comma = i
+		case c == ',' && depth == 0:
+			if first < 0 {
+				first = i
+			}
+			last = i
 		}
 	}
-	return comma, -1
+	return first, last, -1
 }

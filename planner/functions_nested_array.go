@@ -19,15 +19,18 @@ func searchArgs(name string, args []Expr) (arr, val Expr, err error) {
 	}
 	val = args[1]
 	vt := val.DataType()
+	mismatch := func() error {
+		return &TypeMismatchError{Op: name, Types: []string{sqlTypeName(arr.DataType()), sqlTypeName(vt)}}
+	}
 	if isNested(elem) || isNested(vt) {
 		if !arrow.TypeEqual(elem, vt) && vt.ID() != arrow.NULL {
-			return nil, nil, &TypeMismatchError{Op: name, Types: []string{sqlTypeName(arr.DataType()), sqlTypeName(vt)}}
+			return nil, nil, mismatch()
 		}
 		return arr, coerce(val, elem), nil
 	}
 	t, ok := commonType(elem, vt)
 	if !ok {
-		return nil, nil, &TypeMismatchError{Op: name, Types: []string{sqlTypeName(arr.DataType()), sqlTypeName(vt)}}
+		return nil, nil, mismatch()
 	}
 	if !arrow.TypeEqual(t, elem) {
 		arr = coerce(arr, arrow.ListOf(t))
@@ -77,10 +80,7 @@ func bindArraySearch(position bool) funcBinder {
 // bindArrayJoin binds array_join(array<string>, sep[, nullReplacement]):
 // NULL elements are skipped unless a replacement is given.
 func bindArrayJoin(name string, args []Expr) (Expr, error) {
-	if err := argCount(name, args, 2, 3); err != nil {
-		return nil, err
-	}
-	arr, elem, err := arrayArg(name, args, 0)
+	arr, elem, err := arrayCallArg(name, args, 2, 3)
 	if err != nil {
 		return nil, err
 	}
@@ -125,10 +125,7 @@ func orderable(name string, arr Expr, elem arrow.DataType) error {
 // bindSortArray binds sort_array(arr[, ascending]): NULLs first when
 // ascending, last when descending; the order must be a boolean literal.
 func bindSortArray(name string, args []Expr) (Expr, error) {
-	if err := argCount(name, args, 1, 2); err != nil {
-		return nil, err
-	}
-	arr, elem, err := arrayArg(name, args, 0)
+	arr, elem, err := arrayCallArg(name, args, 1, 2)
 	if err != nil {
 		return nil, err
 	}
@@ -188,10 +185,7 @@ func distinctKey(v any) (any, bool) {
 }
 
 func bindArrayDistinct(name string, args []Expr) (Expr, error) {
-	if err := argCount(name, args, 1, 1); err != nil {
-		return nil, err
-	}
-	arr, _, err := arrayArg(name, args, 0)
+	arr, _, err := arrayCallArg(name, args, 1, 1)
 	if err != nil {
 		return nil, err
 	}
@@ -231,10 +225,7 @@ func bindArrayDistinct(name string, args []Expr) (Expr, error) {
 // NULL elements are skipped; an empty or all-NULL array gives NULL.
 func bindArrayExtreme(sign int) funcBinder {
 	return func(name string, args []Expr) (Expr, error) {
-		if err := argCount(name, args, 1, 1); err != nil {
-			return nil, err
-		}
-		arr, elem, err := arrayArg(name, args, 0)
+		arr, elem, err := arrayCallArg(name, args, 1, 1)
 		if err != nil {
 			return nil, err
 		}
@@ -256,10 +247,7 @@ func bindArrayExtreme(sign int) funcBinder {
 // bindFlatten binds flatten(array<array<T>>): NULL when the outer array
 // or any inner array is NULL.
 func bindFlatten(name string, args []Expr) (Expr, error) {
-	if err := argCount(name, args, 1, 1); err != nil {
-		return nil, err
-	}
-	arr, elem, err := arrayArg(name, args, 0)
+	arr, elem, err := arrayCallArg(name, args, 1, 1)
 	if err != nil {
 		return nil, err
 	}
@@ -284,10 +272,7 @@ func bindFlatten(name string, args []Expr) (Expr, error) {
 // bindSlice binds slice(arr, start, length): start is 1-based (negative
 // counts from the end, 0 is an error), length must not be negative.
 func bindSlice(name string, args []Expr) (Expr, error) {
-	if err := argCount(name, args, 3, 3); err != nil {
-		return nil, err
-	}
-	arr, _, err := arrayArg(name, args, 0)
+	arr, _, err := arrayCallArg(name, args, 3, 3)
 	if err != nil {
 		return nil, err
 	}

@@ -230,22 +230,13 @@ func bindMapNested(name string, args []Expr) (Expr, error) {
 			if v[i] == nil {
 				return nil, invalid("map key is NULL")
 			}
-			if slicesContain(m.Keys, v[i]) {
+			if nestedIndex(m.Keys, v[i]) >= 0 {
 				return nil, invalid("duplicate map key %s", exec.FormatValue(v[i], kt))
 			}
 			m.Keys, m.Values = append(m.Keys, v[i]), append(m.Values, v[i+1])
 		}
 		return m, nil
 	}), nil
-}
-
-func slicesContain(xs []any, v any) bool {
-	for _, x := range xs {
-		if exec.CompareNested(x, v) == 0 {
-			return true
-		}
-	}
-	return false
 }
 
 func anyNested(args []Expr) bool {
