@@ -16,15 +16,7 @@ import (
 func (p *ParallelAggregate) aggregate(ctx context.Context) (arrow.RecordBatch, error) {
 	sp := newAggSpill(p.EC, p.Groups, p.Aggs, p.Out)
 	p.spill = sp
-	out, err := sp.parallelFirst(ctx, p.Inputs)
-	if err != nil {
-		sp.release()
-		return nil, err
-	}
-	if out != nil {
-		return out, nil
-	}
-	return sp.next(ctx)
+	return sp.begin(ctx, func() (arrow.RecordBatch, error) { return sp.parallelFirst(ctx, p.Inputs) })
 }
 
 func (sp *aggSpill) parallelFirst(ctx context.Context, inputs []RecordIterator) (arrow.RecordBatch, error) {

@@ -93,19 +93,26 @@ func TruthMask(a arrow.Array) []bool {
 // MapRows is the general row-at-a-time kernel: fn receives each row's
 // argument values (nil for NULL) and returns the result value or nil.
 func MapRows(ec *EvalContext, out arrow.DataType, n int, args []arrow.Array, fn func(vals []any) (any, error)) (arrow.Array, error) {
+	return mapRowsWith(ec, out, n, args, fn, ValueAt, AppendValue)
+}
+
+// mapRowsWith is MapRows with the reading and appending of values given,
+// so the flat and nested value forms share one loop.
+func mapRowsWith(ec *EvalContext, out arrow.DataType, n int, args []arrow.Array, fn func(vals []any) (any, error),
+	read func(arrow.Array, int) any, write func(array.Builder, any) error) (arrow.Array, error) {
 	bld := array.NewBuilder(ec.Mem, out)
 	defer bld.Release()
 	bld.Reserve(n)
 	vals := make([]any, len(args))
 	for i := 0; i < n; i++ {
 		for j, a := range args {
-			vals[j] = ValueAt(a, i)
+			vals[j] = read(a, i)
 		}
 		v, err := fn(vals)
 		if err != nil {
 			return nil, err
 		}
-		if err := AppendValue(bld, v); err != nil {
+		if err := write(bld, v); err != nil {
 			return nil, err
 		}
 	}

@@ -121,21 +121,5 @@ func appendAll(b array.Builder, vals []any) error {
 // MapNestedRows is MapRows over values in the NestedValueAt form: fn sees
 // nested arguments as []any, MapValue and StructValue and may return them.
 func MapNestedRows(ec *EvalContext, out arrow.DataType, n int, args []arrow.Array, fn func(vals []any) (any, error)) (arrow.Array, error) {
-	bld := array.NewBuilder(ec.Mem, out)
-	defer bld.Release()
-	bld.Reserve(n)
-	vals := make([]any, len(args))
-	for i := 0; i < n; i++ {
-		for j, a := range args {
-			vals[j] = NestedValueAt(a, i)
-		}
-		v, err := fn(vals)
-		if err != nil {
-			return nil, err
-		}
-		if err := AppendNested(bld, v); err != nil {
-			return nil, err
-		}
-	}
-	return bld.NewArray(), nil
+	return mapRowsWith(ec, out, n, args, fn, NestedValueAt, AppendNested)
 }

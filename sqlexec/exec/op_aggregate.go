@@ -47,7 +47,14 @@ func (h *HashAggregate) Next(ctx context.Context) (arrow.RecordBatch, error) {
 	h.done = true
 	sp := newAggSpill(h.EC, h.Groups, h.Aggs, h.Out)
 	h.spill = sp
-	out, err := sp.first(ctx, h.Input)
+	return sp.begin(ctx, func() (arrow.RecordBatch, error) { return sp.first(ctx, h.Input) })
+}
+
+// begin runs the first pass over the input and returns its output when
+// everything stayed in memory, else the first batch of the spilled runs;
+// a failed first pass releases what it spilled.
+func (sp *aggSpill) begin(ctx context.Context, firstPass func() (arrow.RecordBatch, error)) (arrow.RecordBatch, error) {
+	out, err := firstPass()
 	if err != nil {
 		sp.release()
 		return nil, err
