@@ -105,7 +105,12 @@ func (c *ManifestCache) manifestList(path string, load func() ([]iceberg.Manifes
 	if c == nil {
 		return load()
 	}
-	key := "L" + path
+	return c.cachedList("L"+path, load)
+}
+
+// cachedList returns the list of manifests cached under key, reading it
+// with load on a miss.
+func (c *ManifestCache) cachedList(key string, load func() ([]iceberg.ManifestFile, error)) ([]iceberg.ManifestFile, error) {
 	if it, ok := c.get(key); ok {
 		return it.list, nil
 	}
@@ -188,14 +193,5 @@ func (c *ManifestCache) inlineManifests(snap *iceberg.Snapshot, load func() ([]i
 		b.WriteByte(0)
 		b.WriteString(p)
 	}
-	key := b.String()
-	if it, ok := c.get(key); ok {
-		return it.list, nil
-	}
-	list, err := load()
-	if err != nil {
-		return nil, err
-	}
-	c.put(&cacheItem{key: key, size: manifestListSize(key, list), list: list})
-	return list, nil
+	return c.cachedList(b.String(), load)
 }
