@@ -30,7 +30,15 @@ var generatorNames = map[string]bool{
 var lateralStop = map[string]bool{
 	"LATERAL": true, "AS": true, "JOIN": true, "INNER": true, "LEFT": true, "RIGHT": true,
 	"CROSS": true, "FULL": true, "NATURAL": true, "ON": true, "USING": true, "OUTER": true,
-	"STRAIGHT_JOIN": true,
+	"STRAIGHT_JOIN": true, "FROM": true,
+}
+
+// isAliasAt reports whether token k (below to) can be a lateral view's or
+// a generator's alias.
+func (c *parseCtx) isAliasAt(k, to int) bool {
+	t := c.toks
+	return k < to && (t[k].kind == tkQuotedIdent || t[k].kind == tkIdent &&
+		!lateralStop[strings.ToUpper(t[k].val)] && !fromListEnd[strings.ToUpper(t[k].val)])
 }
 
 // lateralEdit replaces tokens [i, end) by text; end == i inserts text
@@ -170,10 +178,7 @@ func (c *parseCtx) lateralView(i, to int) (*lateralClause, error) {
 		return nil, err
 	}
 	lv.close, k = end-1, end
-	isAlias := func(k int) bool {
-		return k < to && (toks[k].kind == tkQuotedIdent || toks[k].kind == tkIdent &&
-			!lateralStop[strings.ToUpper(toks[k].val)] && !fromListEnd[strings.ToUpper(toks[k].val)])
-	}
+	isAlias := func(k int) bool { return c.isAliasAt(k, to) }
 	if isAlias(k) {
 		lv.alias = toks[k].val
 		k++
@@ -209,7 +214,7 @@ func (c *parseCtx) aliasList(i, to int) (end int, names []string, ok bool, err e
 	}
 	k := i + 2
 	for {
-		if k >= to || !toks[k].isName() {
+		if !c.isAliasAt(k, to) {
 			return 0, nil, false, newParseError(c.src, toks[min(k, len(toks)-1)].pos, "expected a column name in the generator's alias list")
 		}
 		names = append(names, toks[k].val)
