@@ -1,17 +1,11 @@
 package plannertest
 
 import (
-	"database/sql"
 	"fmt"
 	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
-
-	"github.com/apache/arrow-go/v18/arrow/memory"
-	_ "github.com/mattn/go-sqlite3"
-
-	"github.com/icesql/icesql/sqlexec/slt"
 )
 
 // queryGen builds random queries over t1(a, b, s) and t2(a, c) from a
@@ -82,49 +76,7 @@ func (g *queryGen) query() string {
 	return q
 }
 
-func sqliteRows(db *sql.DB, q string) ([][]string, error) {
-	rows, err := db.Query(q)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	cols, _ := rows.Columns()
-	var out [][]string
-	for rows.Next() {
-		vals := make([]any, len(cols))
-		ptrs := make([]any, len(cols))
-		for i := range vals {
-			ptrs[i] = &vals[i]
-		}
-		if err := rows.Scan(ptrs...); err != nil {
-			return nil, err
-		}
-		row := make([]string, len(cols))
-		for i, v := range vals {
-			switch x := v.(type) {
-			case nil:
-				row[i] = "NULL"
-			case float64:
-				row[i] = slt.FormatFloat(x)
-			case []byte:
-				row[i] = string(x)
-			default:
-				row[i] = fmt.Sprint(x)
-			}
-		}
-		out = append(out, row)
-	}
-	return out, rows.Err()
-}
-
 func TestDifferentialSQLite(t *testing.T) {
-	lite, err := sql.Open("sqlite3", ":memory:")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer lite.Close()
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-	db := NewDB(mem)
 	r := rand.New(rand.NewPCG(1, 2))
 	val := func() string {
 		if r.IntN(5) == 0 {
@@ -139,14 +91,7 @@ func TestDifferentialSQLite(t *testing.T) {
 			setup = append(setup, fmt.Sprintf("INSERT INTO t2 VALUES (%s, %s)", val(), val()))
 		}
 	}
-	for _, s := range setup {
-		if err := db.Exec(s); err != nil {
-			t.Fatalf("%s: %v", s, err)
-		}
-		if _, err := lite.Exec(s); err != nil {
-			t.Fatalf("sqlite %s: %v", s, err)
-		}
-	}
+	d := newDifferential(t, setup)
 	n := 300
 	if testing.Short() {
 		n = 50
@@ -155,20 +100,12 @@ func TestDifferentialSQLite(t *testing.T) {
 	nonEmpty := 0
 	for i := 0; i < n; i++ {
 		q := g.query()
-		want, err := sqliteRows(lite, q)
-		if err != nil {
-			t.Fatalf("sqlite rejected %s: %v", q, err)
-		}
-		_, got, err := db.Query(q)
-		if err != nil {
-			t.Errorf("%s: %v", q, err)
+		want, ok := d.compare(q)
+		if !ok {
 			continue
 		}
 		if len(want) > 0 {
 			nonEmpty++
-		}
-		if !slices.EqualFunc(got, want, slices.Equal) {
-			t.Errorf("%s\n got  %v\n want %v", q, got, want)
 		}
 	}
 	// guard against a generator whose queries all return nothing
@@ -176,6 +113,5 @@ func TestDifferentialSQLite(t *testing.T) {
 		t.Errorf("only %d of %d queries returned rows", nonEmpty, n)
 	}
 	t.Logf("%d queries, %d with rows", n, nonEmpty)
-	db.Cat.Close()
-	mem.AssertSize(t, 0)
+	d.close()
 }

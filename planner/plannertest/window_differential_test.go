@@ -1,14 +1,10 @@
 package plannertest
 
 import (
-	"database/sql"
 	"fmt"
 	"math/rand/v2"
-	"slices"
 	"strings"
 	"testing"
-
-	"github.com/apache/arrow-go/v18/arrow/memory"
 )
 
 // windowGen builds random window queries over w(id, p, o, v, f) that
@@ -87,13 +83,6 @@ func (g *windowGen) query() string {
 }
 
 func TestWindowDifferentialSQLite(t *testing.T) {
-	lite, err := sql.Open("sqlite3", ":memory:")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer lite.Close()
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-	db := NewDB(mem)
 	r := rand.New(rand.NewPCG(5, 6))
 	val := func(k int, half bool) string {
 		if r.IntN(6) == 0 {
@@ -108,14 +97,7 @@ func TestWindowDifferentialSQLite(t *testing.T) {
 	for i := 0; i < 60; i++ {
 		setup = append(setup, fmt.Sprintf("INSERT INTO w VALUES (%d, %s, %s, %s, %s)", i, val(3, false), val(6, false), val(20, false), val(10, true)))
 	}
-	for _, s := range setup {
-		if err := db.Exec(s); err != nil {
-			t.Fatalf("%s: %v", s, err)
-		}
-		if _, err := lite.Exec(s); err != nil {
-			t.Fatalf("sqlite %s: %v", s, err)
-		}
-	}
+	d := newDifferential(t, setup)
 	n := 400
 	if testing.Short() {
 		n = 60
@@ -123,22 +105,13 @@ func TestWindowDifferentialSQLite(t *testing.T) {
 	g := &windowGen{r: rand.New(rand.NewPCG(7, 8))}
 	for i := 0; i < n; i++ {
 		q := g.query()
-		want, err := sqliteRows(lite, q)
-		if err != nil {
-			t.Fatalf("sqlite rejected %s: %v", q, err)
-		}
-		_, got, err := db.Query(q)
-		if err != nil {
-			t.Errorf("%s: %v", q, err)
+		want, ok := d.compare(q)
+		if !ok {
 			continue
 		}
 		if len(want) != 60 {
 			t.Fatalf("%s: sqlite returned %d rows", q, len(want))
 		}
-		if !slices.EqualFunc(got, want, slices.Equal) {
-			t.Errorf("%s\n got  %v\n want %v", q, got, want)
-		}
 	}
-	db.Cat.Close()
-	mem.AssertSize(t, 0)
+	d.close()
 }

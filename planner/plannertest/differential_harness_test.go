@@ -1,0 +1,107 @@
+package plannertest
+
+import (
+	"database/sql"
+	"fmt"
+	"slices"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	_ "github.com/mattn/go-sqlite3"
+
+	"github.com/icesql/icesql/sqlexec/slt"
+)
+
+// differential holds the two engines a differential test compares: this
+// one (on a checked allocator) and an in-memory SQLite.
+type differential struct {
+	t    *testing.T
+	lite *sql.DB
+	mem  *memory.CheckedAllocator
+	db   *DB
+}
+
+// newDifferential opens both engines and runs the setup statements on
+// each.
+func newDifferential(t *testing.T, setup []string) *differential {
+	t.Helper()
+	lite, err := sql.Open("sqlite3", ":memory:")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { lite.Close() })
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	d := &differential{t: t, lite: lite, mem: mem, db: NewDB(mem)}
+	for _, s := range setup {
+		if err := d.db.Exec(s); err != nil {
+			t.Fatalf("%s: %v", s, err)
+		}
+		if _, err := lite.Exec(s); err != nil {
+			t.Fatalf("sqlite %s: %v", s, err)
+		}
+	}
+	return d
+}
+
+// compare runs q on both engines and reports any difference. It returns
+// SQLite's rows, and ok false when this engine failed (reported too).
+func (d *differential) compare(q string) (want [][]string, ok bool) {
+	d.t.Helper()
+	want, err := sqliteRows(d.lite, q)
+	if err != nil {
+		d.t.Fatalf("sqlite rejected %s: %v", q, err)
+	}
+	_, got, err := d.db.Query(q)
+	if err != nil {
+		d.t.Errorf("%s: %v", q, err)
+		return want, false
+	}
+	if !slices.EqualFunc(got, want, slices.Equal) {
+		d.t.Errorf("%s\n got  %v\n want %v", q, got, want)
+	}
+	return want, true
+}
+
+// close closes this engine's catalog and checks that every buffer was
+// released.
+func (d *differential) close() {
+	d.db.Cat.Close()
+	d.mem.AssertSize(d.t, 0)
+}
+
+// sqliteRows runs q on SQLite and renders each value as this engine's
+// Query does.
+func sqliteRows(db *sql.DB, q string) ([][]string, error) {
+	rows, err := db.Query(q)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	cols, _ := rows.Columns()
+	var out [][]string
+	for rows.Next() {
+		vals := make([]any, len(cols))
+		ptrs := make([]any, len(cols))
+		for i := range vals {
+			ptrs[i] = &vals[i]
+		}
+		if err := rows.Scan(ptrs...); err != nil {
+			return nil, err
+		}
+		row := make([]string, len(cols))
+		for i, v := range vals {
+			switch x := v.(type) {
+			case nil:
+				row[i] = "NULL"
+			case float64:
+				row[i] = slt.FormatFloat(x)
+			case []byte:
+				row[i] = string(x)
+			default:
+				row[i] = fmt.Sprint(x)
+			}
+		}
+		out = append(out, row)
+	}
+	return out, rows.Err()
+}
