@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/icesql/icesql/iceberg"
+	"github.com/icesql/icesql/internal/sqltest"
 )
 
 // corruptFixture is a warehouse whose table c has three appends and one
@@ -78,46 +79,9 @@ func localPath(t *testing.T, loc string) string {
 }
 
 // queryStrings renders every row as its values joined by "|".
-func queryStrings(t *testing.T, db *sql.DB, q string, args ...any) []string {
-	t.Helper()
-	out, err := tryQueryStrings(db, q, args...)
-	if err != nil {
-		t.Fatalf("%s: %v", q, err)
-	}
-	return out
-}
+var queryStrings = sqltest.QueryStrings
 
-func tryQueryStrings(db *sql.DB, q string, args ...any) ([]string, error) {
-	rows, err := db.Query(q, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	cols, err := rows.Columns()
-	if err != nil {
-		return nil, err
-	}
-	var out []string
-	for rows.Next() {
-		vals := make([]any, len(cols))
-		ptrs := make([]any, len(cols))
-		for i := range vals {
-			ptrs[i] = &vals[i]
-		}
-		if err := rows.Scan(ptrs...); err != nil {
-			return nil, err
-		}
-		parts := make([]string, len(vals))
-		for i, v := range vals {
-			if b, ok := v.([]byte); ok {
-				v = string(b)
-			}
-			parts[i] = fmt.Sprint(v)
-		}
-		out = append(out, strings.Join(parts, "|"))
-	}
-	return out, rows.Err()
-}
+var tryQueryStrings = sqltest.JoinedRows
 
 // corruption damages the file at path.
 type corruption struct {

@@ -226,48 +226,6 @@ func mustExec(t *testing.T, db *sql.DB, q string, args ...any) {
 	}
 }
 
-// queryStrings renders every row as its values joined by "|".
-func queryStrings(t *testing.T, db *sql.DB, q string) []string {
-	t.Helper()
-	out, err := tryQueryStrings(db, q)
-	if err != nil {
-		t.Fatalf("%s: %v", q, err)
-	}
-	return out
-}
-
-func tryQueryStrings(db *sql.DB, q string) ([]string, error) {
-	rows, err := db.Query(q)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	cols, err := rows.Columns()
-	if err != nil {
-		return nil, err
-	}
-	var out []string
-	for rows.Next() {
-		vals := make([]any, len(cols))
-		ptrs := make([]any, len(cols))
-		for i := range vals {
-			ptrs[i] = &vals[i]
-		}
-		if err := rows.Scan(ptrs...); err != nil {
-			return nil, err
-		}
-		parts := make([]string, len(vals))
-		for i, v := range vals {
-			if b, ok := v.([]byte); ok {
-				v = string(b)
-			}
-			parts[i] = fmt.Sprint(v)
-		}
-		out = append(out, strings.Join(parts, "|"))
-	}
-	return out, rows.Err()
-}
-
 // manifestPath is where registerInline wrote manifest m of table name.
 func (f *v1Fixture) manifestPath(name, m string) string {
 	return filepath.Join(f.wh, "default.db", name, "metadata", m+".avro")

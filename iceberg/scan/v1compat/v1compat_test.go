@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"testing"
+
+	"github.com/icesql/icesql/internal/sqltest"
 )
 
 const selectAll = "SELECT id, s, v FROM %s ORDER BY id"
@@ -37,7 +39,7 @@ func TestReadInlineManifests(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			got := queryStrings(t, f.db, tc.query)
+			got := sqltest.QueryStrings(t, f.db, tc.query)
 			if !slices.Equal(got, tc.want) {
 				t.Errorf("%s\n got  %v\n want %v", tc.query, got, tc.want)
 			}

@@ -17,6 +17,7 @@ import (
 	"github.com/icesql/icesql/iceberg"
 	"github.com/icesql/icesql/iceberg/fileio"
 	"github.com/icesql/icesql/iceberg/table"
+	"github.com/icesql/icesql/internal/sqltest"
 )
 
 // TestWriteOnInlineManifests commits onto a v1 snapshot with inline
@@ -27,7 +28,7 @@ func TestWriteOnInlineManifests(t *testing.T) {
 	it := f.registerInline(t, "v1w")
 	mustExec(t, f.db, "INSERT INTO v1w VALUES (5, 'x', 5.5)")
 	want := append(slices.Clone(batches[1]), "5|x|5.5")
-	if got := queryStrings(t, f.db, fmt.Sprintf(selectAll, "v1w")); !slices.Equal(got, want) {
+	if got := sqltest.QueryStrings(t, f.db, fmt.Sprintf(selectAll, "v1w")); !slices.Equal(got, want) {
 		t.Fatalf("after insert got %v, want %v", got, want)
 	}
 
@@ -66,12 +67,12 @@ func TestWriteOnInlineManifests(t *testing.T) {
 	if _, err := os.Stat(it.manifests["m2"]); err != nil {
 		t.Errorf("m2, still reachable, was deleted: %v", err)
 	}
-	if got := queryStrings(t, f.db, fmt.Sprintf(selectAll, "v1w")); !slices.Equal(got, want) {
+	if got := sqltest.QueryStrings(t, f.db, fmt.Sprintf(selectAll, "v1w")); !slices.Equal(got, want) {
 		t.Fatalf("after expire got %v, want %v", got, want)
 	}
 	stray := filepath.Join(it.location, "metadata", "stray.avro")
 	writeFile(t, stray, []byte("unreferenced"))
-	orphans := queryStrings(t, f.db, "CALL system.remove_orphan_files(table => 'default.v1w', older_than => TIMESTAMP '2999-01-01 00:00:00', dry_run => true)")
+	orphans := sqltest.QueryStrings(t, f.db, "CALL system.remove_orphan_files(table => 'default.v1w', older_than => TIMESTAMP '2999-01-01 00:00:00', dry_run => true)")
 	if len(orphans) != 1 || localPath(orphans[0]) != stray {
 		t.Errorf("orphans %v, want only %s", orphans, stray)
 	}
@@ -103,7 +104,7 @@ func TestBadInlineManifest(t *testing.T) {
 				fmt.Sprintf("SELECT count(*) FROM %s.files", name),
 				fmt.Sprintf("INSERT INTO %s VALUES (9, 'x', 9.5)", name),
 			} {
-				_, err := tryQueryStrings(f.db, q)
+				_, err := sqltest.JoinedRows(f.db, q)
 				if !errors.Is(err, tc.is) || !strings.Contains(err.Error(), "m2.avro") {
 					t.Errorf("%s: err = %v, want %v naming m2.avro", q, err, tc.is)
 				}
@@ -153,12 +154,8 @@ func callRow(t *testing.T, db *sql.DB, q string) map[string]string {
 	if !rows.Next() {
 		t.Fatalf("%s: no row (%v)", q, rows.Err())
 	}
-	vals := make([]any, len(cols))
-	ptrs := make([]any, len(cols))
-	for i := range vals {
-		ptrs[i] = &vals[i]
-	}
-	if err := rows.Scan(ptrs...); err != nil {
+	vals, err := sqltest.ScanRow(rows, len(cols))
+	if err != nil {
 		t.Fatal(err)
 	}
 	out := map[string]string{}
