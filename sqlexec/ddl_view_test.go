@@ -15,7 +15,6 @@ import (
 	"github.com/icesql/icesql/iceberg/fileio"
 	"github.com/icesql/icesql/iceberg/table"
 	"github.com/icesql/icesql/planner"
-	"github.com/icesql/icesql/sqlexec/exec"
 )
 
 func viewExec(t *testing.T, s *Session, sqls ...string) {
@@ -34,22 +33,11 @@ func viewQueryText(t *testing.T, s *Session, q string) []string {
 	if err != nil {
 		t.Fatalf("%s: %v", q, err)
 	}
-	defer rows.Close()
 	var out []string
-	for {
-		rec, err := rows.Next(context.Background())
-		if err != nil {
-			t.Fatal(err)
-		}
-		if rec == nil {
-			return out
-		}
-		for i := 0; i < int(rec.NumRows()); i++ {
-			v := exec.ValueAt(rec.Column(0), i)
-			out = append(out, strings.TrimSpace(strings.ReplaceAll(strings.ReplaceAll(toText(v), "\n", "\\n"), "\t", " ")))
-		}
-		rec.Release()
+	for _, v := range collectRows(t, rows) {
+		out = append(out, strings.TrimSpace(strings.ReplaceAll(strings.ReplaceAll(toText(v), "\n", "\\n"), "\t", " ")))
 	}
+	return out
 }
 
 func toText(v any) string {
