@@ -45,6 +45,18 @@ func (jb *JoinBuild) build(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	return jb.hash(ctx, bs)
+}
+
+// buildFrom hashes batches already read from the input (it takes them
+// over); the input is not read again.
+func (jb *JoinBuild) buildFrom(ctx context.Context, bs []arrow.RecordBatch) error {
+	jb.once.Do(func() { jb.err = jb.hash(ctx, bs) })
+	return jb.err
+}
+
+// hash concatenates bs (and releases them) and indexes the rows by key.
+func (jb *JoinBuild) hash(ctx context.Context, bs []arrow.RecordBatch) error {
 	schema := jb.Input.Schema()
 	cols, n, err := concatBatches(jb.EC, schema, bs)
 	ReleaseAll(bs)

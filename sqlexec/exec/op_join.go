@@ -35,6 +35,13 @@ const DefaultJoinBatchRows = 8192
 // Output streams in batches of at most BatchRows rows however many
 // matches a probe batch has, so a cross join's memory stays bounded by
 // the build side plus one batch.
+//
+// A build side whose estimate passes EvalContext.MemoryLimit spills:
+// both inputs are partitioned by key hash into files in
+// EvalContext.SpillDir and joined partition by partition (see
+// join_spill.go); output order then differs from the in-memory join's.
+// Limits: a shared build side (Shared) never spills, nor does a join
+// without keys, and a partition of one key is joined in memory.
 type HashJoin struct {
 	Left, Right         RecordIterator
 	LeftKeys, RightKeys []Expr
@@ -57,11 +64,15 @@ type HashJoin struct {
 	rightPos int // next build row for the unmatched-right tail
 	pairs    *arrow.Schema
 	buf      []byte
+	spill    *joinSpill // set once the build side spilled
 }
 
 func (j *HashJoin) Schema() *arrow.Schema { return j.Out }
 
 func (j *HashJoin) Close() {
+	if j.spill != nil {
+		j.spill.release()
+	}
 	j.Left.Close()
 	j.probe.release()
 	j.probe = nil
@@ -84,11 +95,22 @@ func (j *HashJoin) batchRows() int {
 func (j *HashJoin) init(ctx context.Context) error {
 	if j.Shared != nil {
 		j.jb = j.Shared
+		if err := j.jb.Build(ctx); err != nil {
+			return err
+		}
 	} else {
+		held, over, err := j.collectBuild(ctx)
+		if err != nil {
+			return err
+		}
+		if over {
+			j.spill = newJoinSpill(j)
+			return j.spill.start(ctx, held)
+		}
 		j.jb = NewJoinBuild(j.EC, j.Right, j.RightKeys, j.NullsEqual)
-	}
-	if err := j.jb.Build(ctx); err != nil {
-		return err
+		if err := j.jb.buildFrom(ctx, held); err != nil {
+			return err
+		}
 	}
 	if j.Type == JoinRight || j.Type == JoinFull {
 		j.matched = make([]bool, j.jb.rows)
@@ -99,10 +121,13 @@ func (j *HashJoin) init(ctx context.Context) error {
 }
 
 func (j *HashJoin) Next(ctx context.Context) (arrow.RecordBatch, error) {
-	if j.jb == nil {
+	if j.jb == nil && j.spill == nil {
 		if err := j.init(ctx); err != nil {
 			return nil, err
 		}
+	}
+	if j.spill != nil {
+		return j.spill.next(ctx)
 	}
 	for !j.leftDone {
 		if err := ctx.Err(); err != nil {
@@ -136,4 +161,36 @@ func (j *HashJoin) Next(ctx context.Context) (arrow.RecordBatch, error) {
 		return j.unmatchedRight(ctx)
 	}
 	return nil, nil
+}
+
+// collectBuild reads the build input until it ends or, for a join with
+// keys, until its estimate passes the memory limit (over). The caller
+// owns the batches.
+func (j *HashJoin) collectBuild(ctx context.Context) (held []arrow.RecordBatch, over bool, err error) {
+	limit := j.EC.memoryLimit()
+	var bytes, rows int64
+	for {
+		if err := ctx.Err(); err != nil {
+			ReleaseAll(held)
+			return nil, false, err
+		}
+		b, err := j.Right.Next(ctx)
+		if err != nil {
+			ReleaseAll(held)
+			return nil, false, err
+		}
+		if b == nil {
+			return held, false, nil
+		}
+		if b.NumRows() == 0 {
+			b.Release()
+			continue
+		}
+		held = append(held, b)
+		bytes += batchBytes(b)
+		rows += b.NumRows()
+		if len(j.RightKeys) > 0 && buildEstimate(bytes, rows) > limit {
+			return held, true, nil
+		}
+	}
 }
