@@ -129,7 +129,7 @@ func (b *binder) bindWindowCall(x *ast.WindowFuncExpr, sc *scope) (Expr, error) 
 		}
 		keyParts = append(keyParts, sortKeyList(order))
 	}
-	call, err := b.bindWindowFunc(x, &inner, spec)
+	call, err := b.bindWindowFunc(x, &inner, spec, order)
 	if err != nil {
 		return nil, err
 	}
@@ -151,12 +151,12 @@ func (b *binder) bindWindowCall(x *ast.WindowFuncExpr, sc *scope) (Expr, error) 
 	return ref, nil
 }
 
-func (b *binder) bindWindowFunc(x *ast.WindowFuncExpr, sc *scope, spec *ast.WindowSpec) (WindowCall, error) {
+func (b *binder) bindWindowFunc(x *ast.WindowFuncExpr, sc *scope, spec *ast.WindowSpec, order []SortKey) (WindowCall, error) {
 	name := strings.ToLower(x.Name)
 	if x.IgnoreNull || x.FromLast {
 		return WindowCall{}, unsupported("IGNORE NULLS / FROM LAST in %s", name)
 	}
-	frame, err := bindFrame(spec)
+	frame, err := b.bindFrame(spec, order, sc)
 	if err != nil {
 		return WindowCall{}, err
 	}
@@ -268,7 +268,8 @@ func intLiteral(n ast.ExprNode) (int64, bool) {
 }
 
 // bindFrame converts the written frame; without one SQL's default applies.
-func bindFrame(spec *ast.WindowSpec) (exec.WindowFrame, error) {
+// RANGE offsets are converted to the units of order's single key.
+func (b *binder) bindFrame(spec *ast.WindowSpec, order []SortKey, sc *scope) (exec.WindowFrame, error) {
 	f := spec.Frame
 	if f == nil {
 		return exec.DefaultFrame, nil
@@ -281,11 +282,12 @@ func bindFrame(spec *ast.WindowSpec) (exec.WindowFrame, error) {
 	default:
 		return out, unsupported("GROUPS window frames")
 	}
+	text := restore(f)
 	var err error
-	if out.Start, err = bindBound(f.Extent.Start, out.Rows); err != nil {
+	if out.Start, err = b.bindBound(f.Extent.Start, out.Rows, order, text, sc); err != nil {
 		return out, err
 	}
-	if out.End, err = bindBound(f.Extent.End, out.Rows); err != nil {
+	if out.End, err = b.bindBound(f.Extent.End, out.Rows, order, text, sc); err != nil {
 		return out, err
 	}
 	if err := out.Validate(); err != nil {
@@ -294,7 +296,7 @@ func bindFrame(spec *ast.WindowSpec) (exec.WindowFrame, error) {
 	return out, nil
 }
 
-func bindBound(fb ast.FrameBound, rows bool) (exec.FrameBound, error) {
+func (b *binder) bindBound(fb ast.FrameBound, rows bool, order []SortKey, frame string, sc *scope) (exec.FrameBound, error) {
 	switch {
 	case fb.Type == ast.CurrentRow:
 		return exec.FrameBound{Kind: exec.BoundCurrentRow}, nil
@@ -309,7 +311,7 @@ func bindBound(fb ast.FrameBound, rows bool) (exec.FrameBound, error) {
 		dir, kind = "FOLLOWING", exec.BoundFollowing
 	}
 	if !rows {
-		return exec.FrameBound{}, unsupported("RANGE frames with an offset (RANGE %s %s)", restore(fb.Expr), dir)
+		return b.bindRangeBound(fb, kind, order, frame, sc)
 	}
 	n, ok := intLiteral(fb.Expr)
 	if !ok || n < 0 || fb.Unit != ast.TimeUnitInvalid {

@@ -52,23 +52,28 @@ const (
 	BoundUnboundedFollowing
 )
 
-// FrameBound is one end of a window frame; Offset counts rows for ROWS
-// frames (RANGE frames support only the unbounded and CURRENT ROW forms).
+// FrameBound is one end of a window frame. Offset counts rows for ROWS
+// frames; Range is the distance in ORDER BY units for RANGE frames.
 type FrameBound struct {
 	Kind   BoundKind
 	Offset int64
+	Range  RangeOffset
 }
 
 func (b FrameBound) String() string {
+	off := fmt.Sprint(b.Offset)
+	if b.Range.Text != "" {
+		off = b.Range.Text
+	}
 	switch b.Kind {
 	case BoundUnboundedPreceding:
 		return "UNBOUNDED PRECEDING"
 	case BoundPreceding:
-		return fmt.Sprintf("%d PRECEDING", b.Offset)
+		return off + " PRECEDING"
 	case BoundCurrentRow:
 		return "CURRENT ROW"
 	case BoundFollowing:
-		return fmt.Sprintf("%d FOLLOWING", b.Offset)
+		return off + " FOLLOWING"
 	}
 	return "UNBOUNDED FOLLOWING"
 }
@@ -102,12 +107,8 @@ func (f WindowFrame) Validate() error {
 	if f.Start.Kind > f.End.Kind {
 		return &FrameError{Frame: f.String(), Reason: "the frame starts after it ends"}
 	}
-	if f.Start.Offset < 0 || f.End.Offset < 0 {
+	if f.Start.Offset < 0 || f.End.Offset < 0 || f.Start.Range.negative() || f.End.Range.negative() {
 		return &FrameError{Frame: f.String(), Reason: "frame offsets must not be negative"}
-	}
-	if !f.Rows && (f.Start.Kind == BoundPreceding || f.Start.Kind == BoundFollowing ||
-		f.End.Kind == BoundPreceding || f.End.Kind == BoundFollowing) {
-		return &FrameError{Frame: f.String(), Reason: "RANGE frames with offsets are not supported"}
 	}
 	return nil
 }
@@ -176,6 +177,11 @@ func (w *Window) start() error {
 		}
 		if err := c.Frame.Validate(); err != nil {
 			return err
+		}
+		if c.Frame.rangeOffsets() {
+			if err := checkRangeKeys(c.Frame, w.Order); err != nil {
+				return err
+			}
 		}
 	}
 	keys := make([]SortKey, 0, len(w.Partition)+len(w.Order))

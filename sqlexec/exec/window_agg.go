@@ -21,7 +21,7 @@ type frameAcc interface {
 	discard()
 }
 
-func (w *Window) frameAggregate(ctx context.Context, c WindowCall, args []arrow.Array, wb *winBounds, n int) (arrow.Array, error) {
+func (w *Window) frameAggregate(ctx context.Context, c WindowCall, args []arrow.Array, wb *winBounds, frame frameFunc, n int) (arrow.Array, error) {
 	acc, err := newFrameAcc(w.EC, c, args, n)
 	if err != nil {
 		return nil, err
@@ -32,7 +32,7 @@ func (w *Window) frameAggregate(ctx context.Context, c WindowCall, args []arrow.
 			acc.reset()
 			curLo, curHi = i, i
 		}
-		lo, hi := frameOf(c.Frame, wb, i)
+		lo, hi := frame(i)
 		if lo >= curHi {
 			acc.reset()
 			curLo, curHi = lo, lo

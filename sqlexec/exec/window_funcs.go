@@ -27,9 +27,13 @@ func (w *Window) compute(ctx context.Context, c WindowCall, b arrow.RecordBatch,
 		if len(args) != 1 {
 			return nil, fmt.Errorf("%w: %s with %d arguments", ErrWindowCall, c.Func, len(args))
 		}
+		frame, err := w.framesOf(c.Frame, b, wb)
+		if err != nil {
+			return nil, err
+		}
 		idx := make([]int32, n)
 		for i := range idx {
-			lo, hi := frameOf(c.Frame, wb, i)
+			lo, hi := frame(i)
 			switch {
 			case lo >= hi:
 				idx[i] = -1
@@ -41,7 +45,11 @@ func (w *Window) compute(ctx context.Context, c WindowCall, b arrow.RecordBatch,
 		}
 		return takeOrNull(ctx, w.EC, args[0], idx)
 	case WinAggregate:
-		return w.frameAggregate(ctx, c, args, wb, n)
+		frame, err := w.framesOf(c.Frame, b, wb)
+		if err != nil {
+			return nil, err
+		}
+		return w.frameAggregate(ctx, c, args, wb, frame, n)
 	}
 	return nil, &TypeError{Op: "window", Type: c.Func.String()}
 }
