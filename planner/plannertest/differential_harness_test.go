@@ -9,6 +9,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	_ "github.com/mattn/go-sqlite3"
 
+	"github.com/icesql/icesql/internal/sqltest"
 	"github.com/icesql/icesql/sqlexec/slt"
 )
 
@@ -62,6 +63,22 @@ func (d *differential) compare(q string) (want [][]string, ok bool) {
 	return want, true
 }
 
+// compareMany compares n queries made by next (short of them under
+// -short), passing SQLite's rows of each query this engine answered to
+// check; it returns how many queries it ran.
+func (d *differential) compareMany(n, short int, next func() string, check func(q string, want [][]string)) int {
+	if testing.Short() {
+		n = short
+	}
+	for i := 0; i < n; i++ {
+		q := next()
+		if want, ok := d.compare(q); ok {
+			check(q, want)
+		}
+	}
+	return n
+}
+
 // close closes this engine's catalog and checks that every buffer was
 // released.
 func (d *differential) close() {
@@ -80,12 +97,8 @@ func sqliteRows(db *sql.DB, q string) ([][]string, error) {
 	cols, _ := rows.Columns()
 	var out [][]string
 	for rows.Next() {
-		vals := make([]any, len(cols))
-		ptrs := make([]any, len(cols))
-		for i := range vals {
-			ptrs[i] = &vals[i]
-		}
-		if err := rows.Scan(ptrs...); err != nil {
+		vals, err := sqltest.ScanRow(rows, len(cols))
+		if err != nil {
 			return nil, err
 		}
 		row := make([]string, len(cols))

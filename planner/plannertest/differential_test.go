@@ -92,22 +92,13 @@ func TestDifferentialSQLite(t *testing.T) {
 		}
 	}
 	d := newDifferential(t, setup)
-	n := 300
-	if testing.Short() {
-		n = 50
-	}
 	g := &queryGen{r: rand.New(rand.NewPCG(3, 4))}
 	nonEmpty := 0
-	for i := 0; i < n; i++ {
-		q := g.query()
-		want, ok := d.compare(q)
-		if !ok {
-			continue
-		}
+	n := d.compareMany(300, 50, g.query, func(_ string, want [][]string) {
 		if len(want) > 0 {
 			nonEmpty++
 		}
-	}
+	})
 	// guard against a generator whose queries all return nothing
 	if nonEmpty < n/2 {
 		t.Errorf("only %d of %d queries returned rows", nonEmpty, n)

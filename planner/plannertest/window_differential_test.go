@@ -98,20 +98,11 @@ func TestWindowDifferentialSQLite(t *testing.T) {
 		setup = append(setup, fmt.Sprintf("INSERT INTO w VALUES (%d, %s, %s, %s, %s)", i, val(3, false), val(6, false), val(20, false), val(10, true)))
 	}
 	d := newDifferential(t, setup)
-	n := 400
-	if testing.Short() {
-		n = 60
-	}
 	g := &windowGen{r: rand.New(rand.NewPCG(7, 8))}
-	for i := 0; i < n; i++ {
-		q := g.query()
-		want, ok := d.compare(q)
-		if !ok {
-			continue
-		}
+	d.compareMany(400, 60, g.query, func(q string, want [][]string) {
 		if len(want) != 60 {
 			t.Fatalf("%s: sqlite returned %d rows", q, len(want))
 		}
-	}
+	})
 	d.close()
 }
