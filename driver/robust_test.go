@@ -14,6 +14,7 @@ import (
 
 	"github.com/icesql/icesql/driver"
 	"github.com/icesql/icesql/iceberg"
+	"github.com/icesql/icesql/internal/sqltest"
 	"github.com/icesql/icesql/planner"
 	"github.com/icesql/icesql/sqlexec"
 	"github.com/icesql/icesql/sqlexec/parser"
@@ -418,12 +419,8 @@ func TestResourceLimits(t *testing.T) {
 			cols, _ := rows.Columns()
 			var got []string
 			for rows.Next() {
-				vals := make([]any, len(cols))
-				ptrs := make([]any, len(cols))
-				for i := range vals {
-					ptrs[i] = &vals[i]
-				}
-				if err := rows.Scan(ptrs...); err != nil {
+				vals, err := sqltest.ScanRow(rows, len(cols))
+				if err != nil {
 					t.Fatal(err)
 				}
 				parts := make([]string, len(vals))

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/icesql/icesql/internal/sqltest"
 	"github.com/icesql/icesql/sqlexec/slt"
 )
 
@@ -43,12 +44,8 @@ func (d sltDB) Query(q string) ([]string, [][]string, error) {
 	}
 	var out [][]string
 	for rows.Next() {
-		vals := make([]any, len(cols))
-		ptrs := make([]any, len(cols))
-		for i := range vals {
-			ptrs[i] = &vals[i]
-		}
-		if err := rows.Scan(ptrs...); err != nil {
+		vals, err := sqltest.ScanRow(rows, len(cols))
+		if err != nil {
 			return nil, nil, err
 		}
 		row := make([]string, len(cols))

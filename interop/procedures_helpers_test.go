@@ -12,6 +12,8 @@ import (
 	goiceberg "github.com/apache/iceberg-go"
 	"github.com/apache/iceberg-go/catalog"
 	gotable "github.com/apache/iceberg-go/table"
+
+	"github.com/icesql/icesql/internal/sqltest"
 )
 
 // procTable is the table the procedure test changes, seen from both
@@ -69,12 +71,8 @@ func (p *procTable) callRow(tb testing.TB, query string, args ...any) map[string
 	out := map[string]any{}
 	n := 0
 	for rows.Next() {
-		vals := make([]any, len(cols))
-		ptrs := make([]any, len(cols))
-		for i := range vals {
-			ptrs[i] = &vals[i]
-		}
-		if err := rows.Scan(ptrs...); err != nil {
+		vals, err := sqltest.ScanRow(rows, len(cols))
+		if err != nil {
 			tb.Fatal(err)
 		}
 		for i, c := range cols {
@@ -263,12 +261,8 @@ func (p *procTable) strings(tb testing.TB, query string, args ...any) []string {
 	}
 	var out []string
 	for rows.Next() {
-		vals := make([]any, len(cols))
-		ptrs := make([]any, len(cols))
-		for i := range vals {
-			ptrs[i] = &vals[i]
-		}
-		if err := rows.Scan(ptrs...); err != nil {
+		vals, err := sqltest.ScanRow(rows, len(cols))
+		if err != nil {
 			tb.Fatal(err)
 		}
 		out = append(out, fmt.Sprint(vals[0]))

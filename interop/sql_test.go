@@ -14,6 +14,7 @@ import (
 	_ "github.com/icesql/icesql/driver"
 	"github.com/icesql/icesql/iceberg"
 	"github.com/icesql/icesql/iceberg/table"
+	"github.com/icesql/icesql/internal/sqltest"
 )
 
 // flatSQLRow is row i of the SQL-level tests: the columns SQL literals
@@ -79,12 +80,8 @@ func sqlRowsErr(tb testing.TB, db *sql.DB, query string) ([]string, error) {
 	}
 	var out []string
 	for rows.Next() {
-		vals := make([]any, len(cols))
-		ptrs := make([]any, len(cols))
-		for i := range vals {
-			ptrs[i] = &vals[i]
-		}
-		if err := rows.Scan(ptrs...); err != nil {
+		vals, err := sqltest.ScanRow(rows, len(cols))
+		if err != nil {
 			return nil, err
 		}
 		parts := make([]string, len(cols))

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	_ "github.com/icesql/icesql/driver"
+	"github.com/icesql/icesql/internal/sqltest"
 	"github.com/icesql/icesql/sqlexec"
 )
 
@@ -71,12 +72,8 @@ func queryRows(t *testing.T, db *sql.DB, q string, args ...any) []string {
 	cols, _ := rows.Columns()
 	var out []string
 	for rows.Next() {
-		vals := make([]any, len(cols))
-		ptrs := make([]any, len(cols))
-		for i := range vals {
-			ptrs[i] = &vals[i]
-		}
-		if err := rows.Scan(ptrs...); err != nil {
+		vals, err := sqltest.ScanRow(rows, len(cols))
+		if err != nil {
 			t.Fatal(err)
 		}
 		parts := make([]string, len(vals))
@@ -103,12 +100,8 @@ func callRow(t *testing.T, db *sql.DB, q string, args ...any) map[string]any {
 	if !rows.Next() {
 		t.Fatalf("%s: no result row (err %v)", q, rows.Err())
 	}
-	vals := make([]any, len(cols))
-	ptrs := make([]any, len(cols))
-	for i := range vals {
-		ptrs[i] = &vals[i]
-	}
-	if err := rows.Scan(ptrs...); err != nil {
+	vals, err := sqltest.ScanRow(rows, len(cols))
+	if err != nil {
 		t.Fatal(err)
 	}
 	out := map[string]any{}
