@@ -34,3 +34,13 @@ type FileError struct {
 func (e *FileError) Error() string { return fmt.Sprintf("datafile: %s %s: %v", e.Op, e.Path, e.Err) }
 
 func (e *FileError) Unwrap() error { return e.Err }
+
+var (
+	// ErrInvalidDeletionVector: a deletion vector's manifest entry lacks
+	// its referenced data file, offset or size, or its blob disagrees with
+	// the entry (bounds, cardinality).
+	ErrInvalidDeletionVector = errors.New("datafile: invalid deletion vector")
+	// ErrMultipleDeletionVectors: more than one deletion vector applies to
+	// a data file (the spec allows at most one per snapshot).
+	ErrMultipleDeletionVectors = errors.New("datafile: more than one deletion vector for a data file")
+)

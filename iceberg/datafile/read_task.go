@@ -54,6 +54,8 @@ type RecordIterator interface {
 // of this task are held in memory (with a DeleteCache, also the cached
 // equality key sets of the scan). Position delete files need not be sorted.
 // Row groups whose footer statistics rule out the residual are skipped.
+// A deletion vector (format v3) for the file replaces its position delete
+// files, which then do not apply.
 func ReadTask(ctx context.Context, fio fileio.FileIO, meta *iceberg.TableMetadata, task scan.FileScanTask, projection *iceberg.Schema, opts ReadOptions) (RecordIterator, error) {
 	f := task.File
 	if f.FileFormat != iceberg.FormatParquet {
@@ -71,12 +73,16 @@ func ReadTask(ctx context.Context, fio fileio.FileIO, meta *iceberg.TableMetadat
 		}
 		mapping = m
 	}
-	var posDeletes, eqDeletes []iceberg.DataFile
+	var posDeletes, eqDeletes, dvs []iceberg.DataFile
 	for _, d := range task.Deletes {
 		switch d.File.Content {
 		case iceberg.ContentPositionDeletes:
 			ref := d.File.ReferencedDataFile
 			if d.DataSequenceNumber >= task.DataSequenceNumber && (ref == nil || *ref == f.FilePath) {
+				if IsDeletionVector(d.File) {
+					dvs = append(dvs, d.File)
+					continue
+				}
 				if d.File.FileFormat != iceberg.FormatParquet {
 					return nil, &FileError{Op: "read deletes", Path: d.File.FilePath, Err: fmt.Errorf("%w: %q", ErrUnsupportedFormat, d.File.FileFormat)}
 				}
@@ -90,7 +96,7 @@ func ReadTask(ctx context.Context, fio fileio.FileIO, meta *iceberg.TableMetadat
 	}
 	it := &taskIterator{outPositions: opts.WithPositions, path: f.FilePath}
 	var err error
-	if it.deleted, err = loadPositionDeletes(ctx, fio, f.FilePath, posDeletes, opts.DeleteCache); err != nil {
+	if it.deleted, err = loadRowDeletes(ctx, fio, f.FilePath, dvs, posDeletes, opts.DeleteCache); err != nil {
 		return nil, err
 	}
 	if it.eqSets, err = loadEqualityDeletes(ctx, fio, table, mapping, eqDeletes, opts.DeleteCache); err != nil {

@@ -56,8 +56,11 @@ func (r *Runner) run(ctx context.Context, kind Kind, tt *targetTable, q *rowQuer
 	}
 	slices.Sort(paths)
 	var u *table.SnapshotUpdate
-	switch mode {
-	case MergeOnRead:
+	required := paths
+	switch {
+	case mode == MergeOnRead && t.Metadata().FormatVersion() >= 3:
+		u, required, err = r.mergeOnReadDV(ctx, tt, w, ch, paths)
+	case mode == MergeOnRead:
 		u, err = r.mergeOnRead(ctx, tt, w, ch, paths)
 	default:
 		u, err = r.copyOnWrite(ctx, tt, w, ch, paths)
@@ -71,8 +74,8 @@ func (r *Runner) run(ctx context.Context, kind Kind, tt *targetTable, q *rowQuer
 		start = &id
 	}
 	u = u.Validate(start, iso, filter)
-	if mode == MergeOnRead && len(paths) > 0 {
-		u = u.RequireDataFiles(paths...)
+	if mode == MergeOnRead && len(required) > 0 {
+		u = u.RequireDataFiles(required...)
 	}
 	if err := r.commit(ctx, t, u.OwnFiles()); err != nil {
 		return 0, err
