@@ -189,3 +189,38 @@ func TestHashJoinSpillOneGiantKey(t *testing.T) {
 		})
 	}
 }
+
+// Spilling bounds what a join's Arrow buffers hold at once, where the
+// in-memory join holds its whole build side.
+func TestHashJoinSpillPeakMemory(t *testing.T) {
+	if testing.Short() {
+		t.Skip("200k x 200k rows")
+	}
+	const limit = 1 << 20
+	peak := func(limit int64) int {
+		checked := memory.NewCheckedAllocator(memory.NewGoAllocator())
+		defer checked.AssertSize(t, 0)
+		mem := &peakAllocator{Allocator: checked}
+		ec := &EvalContext{Mem: mem, MemoryLimit: limit, SpillDir: t.TempDir()}
+		j := joinCase{typ: JoinFull}.join(ec, joinSource(mem, 200000, 100000, 4096, 1, true), joinSource(mem, 200000, 100000, 4096, 2, true))
+		defer j.Close()
+		for {
+			b, err := j.Next(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if b == nil {
+				return mem.Peak()
+			}
+			b.Release()
+		}
+	}
+	inMemory, spilled := peak(0), peak(limit)
+	t.Logf("peak in memory %d bytes, spilled %d bytes", inMemory, spilled)
+	if spilled > 4*limit {
+		t.Fatalf("spilled join peaked at %d bytes, over 4x the %d-byte limit", spilled, limit)
+	}
+	if inMemory <= 4*limit {
+		t.Fatalf("the in-memory join peaked at only %d bytes; the test proves nothing", inMemory)
+	}
+}
