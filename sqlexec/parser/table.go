@@ -91,15 +91,7 @@ func (s *CreateTableStmt) TableRefs() RefMap { return s.Refs }
 
 func (s *CreateTableStmt) String() string {
 	var b strings.Builder
-	b.WriteString("CREATE ")
-	if s.OrReplace {
-		b.WriteString("OR REPLACE ")
-	}
-	b.WriteString("TABLE ")
-	if s.IfNotExists {
-		b.WriteString("IF NOT EXISTS ")
-	}
-	b.WriteString(s.Table.String())
+	writeCreateHead(&b, s.OrReplace, "TABLE", s.IfNotExists, s.Table)
 	if len(s.Columns) > 0 {
 		b.WriteString(" (")
 		for i, c := range s.Columns {
@@ -187,6 +179,19 @@ func (s *DescribeStmt) String() string {
 		out += "EXTENDED "
 	}
 	return out + s.Table.String()
+}
+
+// writeCreateHead writes "CREATE [OR REPLACE] kind [IF NOT EXISTS] name".
+func writeCreateHead(b *strings.Builder, orReplace bool, kind string, ifNotExists bool, name *TableRef) {
+	b.WriteString("CREATE ")
+	if orReplace {
+		b.WriteString("OR REPLACE ")
+	}
+	b.WriteString(kind + " ")
+	if ifNotExists {
+		b.WriteString("IF NOT EXISTS ")
+	}
+	b.WriteString(name.String())
 }
 
 func joinTerms(ts []PartitionTerm) string {

@@ -33,15 +33,7 @@ func (s *CreateViewStmt) String() string {
 	if s.Alter {
 		return "ALTER VIEW " + s.View.String() + " AS " + s.Query.Text
 	}
-	b.WriteString("CREATE ")
-	if s.OrReplace {
-		b.WriteString("OR REPLACE ")
-	}
-	b.WriteString("VIEW ")
-	if s.IfNotExists {
-		b.WriteString("IF NOT EXISTS ")
-	}
-	b.WriteString(s.View.String())
+	writeCreateHead(&b, s.OrReplace, "VIEW", s.IfNotExists, s.View)
 	if len(s.Columns) > 0 {
 		b.WriteString(" (")
 		for i, c := range s.Columns {
@@ -115,17 +107,9 @@ func (s *AlterViewStmt) String() string {
 	case s.RenameTo != nil:
 		return out + " RENAME TO " + s.RenameTo.String()
 	case s.Set != nil:
-		return out + " SET TBLPROPERTIES " + printProperties(s.Set)
+		return out + " " + SetPropertiesAction{Properties: s.Set}.String()
 	}
-	out += " UNSET TBLPROPERTIES "
-	if s.IfExists {
-		out += "IF EXISTS "
-	}
-	keys := make([]string, len(s.Unset))
-	for i, k := range s.Unset {
-		keys[i] = QuoteString(k)
-	}
-	return out + "(" + strings.Join(keys, ", ") + ")"
+	return out + " " + UnsetPropertiesAction{Keys: s.Unset, IfExists: s.IfExists}.String()
 }
 
 func (*CreateViewStmt) statement()     {}
