@@ -284,10 +284,10 @@ func (b *binder) bindFrame(spec *ast.WindowSpec, order []SortKey, sc *scope) (ex
 	}
 	text := restore(f)
 	var err error
-	if out.Start, err = b.bindBound(f.Extent.Start, out.Rows, order, text, sc); err != nil {
+	if out.Start, err = b.bindBound(f.Extent.Start, false, out.Rows, order, text, sc); err != nil {
 		return out, err
 	}
-	if out.End, err = b.bindBound(f.Extent.End, out.Rows, order, text, sc); err != nil {
+	if out.End, err = b.bindBound(f.Extent.End, true, out.Rows, order, text, sc); err != nil {
 		return out, err
 	}
 	if err := out.Validate(); err != nil {
@@ -296,7 +296,7 @@ func (b *binder) bindFrame(spec *ast.WindowSpec, order []SortKey, sc *scope) (ex
 	return out, nil
 }
 
-func (b *binder) bindBound(fb ast.FrameBound, rows bool, order []SortKey, frame string, sc *scope) (exec.FrameBound, error) {
+func (b *binder) bindBound(fb ast.FrameBound, end, rows bool, order []SortKey, frame string, sc *scope) (exec.FrameBound, error) {
 	switch {
 	case fb.Type == ast.CurrentRow:
 		return exec.FrameBound{Kind: exec.BoundCurrentRow}, nil
@@ -311,7 +311,7 @@ func (b *binder) bindBound(fb ast.FrameBound, rows bool, order []SortKey, frame 
 		dir, kind = "FOLLOWING", exec.BoundFollowing
 	}
 	if !rows {
-		return b.bindRangeBound(fb, kind, order, frame, sc)
+		return b.bindRangeBound(fb, kind, end, order, frame, sc)
 	}
 	n, ok := intLiteral(fb.Expr)
 	if !ok || n < 0 || fb.Unit != ast.TimeUnitInvalid {

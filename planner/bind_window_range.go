@@ -24,8 +24,11 @@ func rangeFrameError(frame, reason string, args ...any) error {
 // or INTERVAL n unit PRECEDING/FOLLOWING) into the units of the single
 // ORDER BY key, following PostgreSQL and Spark: numeric keys take a
 // number, dates a whole number of days or an interval, timestamps an
-// interval.
-func (b *binder) rangeOffset(fb ast.FrameBound, order []SortKey, frame string, sc *scope) (exec.RangeOffset, error) {
+// interval. Over whole-numbered keys (integers, decimals at their scale)
+// a fractional offset rounds so the frame keeps exactly the keys within
+// it: up when the bound moves toward the frame's inside (a start that
+// FOLLOWS, an end that PRECEDES), down otherwise.
+func (b *binder) rangeOffset(fb ast.FrameBound, up bool, order []SortKey, frame string, sc *scope) (exec.RangeOffset, error) {
 	text := restore(fb.Expr)
 	if fb.Unit != ast.TimeUnitInvalid {
 		text = "INTERVAL " + text + " " + strings.ToUpper(fb.Unit.String())
@@ -53,7 +56,7 @@ func (b *binder) rangeOffset(fb ast.FrameBound, order []SortKey, frame string, s
 		if keyType.ID() != arrow.DATE32 || !r.IsInt() {
 			return out, rangeFrameError(frame, "a %s ORDER BY key takes an INTERVAL offset (a DATE also a whole number of days), not %s", typeName(keyType), text)
 		}
-		out.Micros = satMul(floorInt(r, math.MaxInt64), exec.MicrosPerDay)
+		out.Micros = satMul(roundInt(r, false, math.MaxInt64), exec.MicrosPerDay)
 		return out, nil
 	case !isNumeric(keyType):
 		return out, fmt.Errorf("%w: %w", ErrUnsupported, &exec.FrameError{Frame: frame,
@@ -71,13 +74,12 @@ func (b *binder) rangeOffset(fb ast.FrameBound, order []SortKey, frame string, s
 	}
 	switch {
 	case isInteger(keyType):
-		// Keys are whole, so k-key <= r exactly when k-key <= floor(r).
-		out.Int = floorInt(r, math.MaxInt64)
+		out.Int = roundInt(r, up, math.MaxInt64)
 	case keyType.ID() == arrow.DECIMAL128:
 		scale := keyType.(*arrow.Decimal128Type).Scale
 		scaled := new(big.Rat).Mul(r, new(big.Rat).SetInt(new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(scale)), nil)))
 		limit := new(big.Int).Exp(big.NewInt(10), big.NewInt(38), nil)
-		q := new(big.Int).Quo(scaled.Num(), scaled.Denom())
+		q := roundBig(scaled, up)
 		if q.Cmp(limit) > 0 {
 			q = limit
 		}
@@ -143,9 +145,18 @@ func offsetRat(v any, t arrow.DataType, frame string) (*big.Rat, error) {
 	return r, nil
 }
 
-// floorInt rounds a non-negative r down, capped at limit.
-func floorInt(r *big.Rat, limit int64) int64 {
-	q := new(big.Int).Quo(r.Num(), r.Denom())
+// roundBig rounds a non-negative r down, or up when up is set.
+func roundBig(r *big.Rat, up bool) *big.Int {
+	q, m := new(big.Int).QuoRem(r.Num(), r.Denom(), new(big.Int))
+	if up && m.Sign() != 0 {
+		q.Add(q, big.NewInt(1))
+	}
+	return q
+}
+
+// roundInt is roundBig capped at limit.
+func roundInt(r *big.Rat, up bool, limit int64) int64 {
+	q := roundBig(r, up)
 	if !q.IsInt64() || q.Int64() > limit {
 		return limit
 	}
@@ -193,7 +204,7 @@ func intervalOffset(out exec.RangeOffset, v any, t arrow.DataType, unit ast.Time
 	if !r.IsInt() {
 		return out, rangeFrameError(frame, "the INTERVAL count %s is not a whole number", r.RatString())
 	}
-	n := floorInt(r, math.MaxInt64)
+	n := roundInt(r, false, math.MaxInt64)
 	out.Months = satMul(n, max(u.months, 1))
 	if u.months == 0 {
 		out.Months = 0
@@ -203,8 +214,8 @@ func intervalOffset(out exec.RangeOffset, v any, t arrow.DataType, unit ast.Time
 }
 
 // bindRangeBound binds one offset bound of a RANGE frame.
-func (b *binder) bindRangeBound(fb ast.FrameBound, kind exec.BoundKind, order []SortKey, frame string, sc *scope) (exec.FrameBound, error) {
-	off, err := b.rangeOffset(fb, order, frame, sc)
+func (b *binder) bindRangeBound(fb ast.FrameBound, kind exec.BoundKind, end bool, order []SortKey, frame string, sc *scope) (exec.FrameBound, error) {
+	off, err := b.rangeOffset(fb, (kind == exec.BoundFollowing) != end, order, frame, sc)
 	if err != nil {
 		return exec.FrameBound{}, err
 	}

@@ -259,9 +259,8 @@ func decimalScanner(desc bool, keys []decimal128.Num) scanFunc {
 }
 
 // temporalScanner shifts dates (in days) or timestamps (in microseconds)
-// by calendar months, then by a fixed duration. A date's bound compares
-// whole days: key*day >= k*day - m holds exactly when key >= k - m/day
-// rounded down.
+// by calendar months, then by a fixed duration. A date counts as its
+// midnight, so a duration in a date's bound rounds to whole days.
 func temporalScanner(desc bool, keys []int64, days bool) scanFunc {
 	var months, fixed int64
 	sc := scanRange(keys, cmp.Compare[int64], desc, func(k int64, sub bool) target[int64] {
@@ -283,7 +282,13 @@ func temporalScanner(desc bool, keys []int64, days bool) scanFunc {
 	return func(b FrameBound, ns, ne int, end bool, out []int32) {
 		months, fixed = b.Range.Months, b.Range.Micros
 		if days {
-			fixed /= MicrosPerDay
+			// Keep exactly the whole days within the offset: round up
+			// where the bound moves toward the frame's inside.
+			up := (b.Kind == BoundFollowing) != end
+			fixed = fixed / MicrosPerDay
+			if up && b.Range.Micros%MicrosPerDay != 0 {
+				fixed++
+			}
 		}
 		sc(b, ns, ne, end, out)
 	}
