@@ -37,6 +37,8 @@ func BenchmarkWindow1M(b *testing.B) {
 	defer ReleaseAll(batches)
 	i64 := arrow.PrimitiveTypes.Int64
 	sliding := WindowFrame{Rows: true, Start: FrameBound{Kind: BoundPreceding, Offset: 10}, End: FrameBound{Kind: BoundFollowing, Offset: 10}}
+	// v spreads over 100003 values, so ±1000 holds about 2% of a partition.
+	byValue := WindowFrame{Start: FrameBound{Kind: BoundPreceding, Range: RangeOffset{Int: 1000}}, End: FrameBound{Kind: BoundFollowing, Range: RangeOffset{Int: 1000}}}
 	cases := []struct {
 		name string
 		call WindowCall
@@ -47,6 +49,8 @@ func BenchmarkWindow1M(b *testing.B) {
 		{"running_sum", WindowCall{Func: WinAggregate, Agg: AggSum, Args: []Expr{col(1)}, Frame: DefaultFrame, Out: i64}},
 		{"sliding_sum_rows21", WindowCall{Func: WinAggregate, Agg: AggSum, Args: []Expr{col(1)}, Frame: sliding, Out: i64}},
 		{"sliding_max_rows21", WindowCall{Func: WinAggregate, Agg: AggMax, Args: []Expr{col(1)}, Frame: sliding, Out: i64}},
+		{"sliding_sum_range1000", WindowCall{Func: WinAggregate, Agg: AggSum, Args: []Expr{col(1)}, Frame: byValue, Out: i64}},
+		{"sliding_max_range1000", WindowCall{Func: WinAggregate, Agg: AggMax, Args: []Expr{col(1)}, Frame: byValue, Out: i64}},
 	}
 	for _, c := range cases {
 		b.Run(c.name, func(b *testing.B) {
