@@ -67,7 +67,7 @@ func (r *rows) Next(dest []driver.Value) error {
 		r.cur, r.pos = b, 0
 	}
 	for i := range dest {
-		v, err := goValue(r.cur.Column(i), r.pos, r.cols[i].TypeName)
+		v, err := goValue(r.cur.Column(i), r.pos)
 		if err != nil {
 			return err
 		}

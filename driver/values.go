@@ -9,6 +9,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 
 	"github.com/icesql/icesql/iceberg"
+	"github.com/icesql/icesql/iceberg/arrowschema"
 )
 
 // engineValue accepts the Iceberg value types the engine binds as they are.
@@ -22,8 +23,8 @@ func engineValue(v any) (any, bool) {
 
 // goValue converts element i of a column to the value database/sql sees:
 // bool, int32, int64, float32, float64, string, []byte, time.Time (UTC),
-// decimals as strings and nested values as JSON text.
-func goValue(a arrow.Array, i int, typeName string) (any, error) {
+// decimals and uuids as strings and nested values as JSON text.
+func goValue(a arrow.Array, i int) (any, error) {
 	if a.IsNull(i) {
 		return nil, nil
 	}
@@ -51,12 +52,13 @@ func goValue(a arrow.Array, i int, typeName string) (any, error) {
 	case *array.LargeBinary:
 		return append([]byte(nil), x.Value(i)...), nil
 	case *array.FixedSizeBinary:
-		if typeName == "UUID" && len(x.Value(i)) == 16 {
-			var u iceberg.UUID
-			copy(u[:], x.Value(i))
-			return iceberg.FormatUUID(u), nil
-		}
 		return append([]byte(nil), x.Value(i)...), nil
+	case array.ExtensionArray:
+		// Iceberg's uuid (the only extension type the engine makes):
+		// canonical text, at the top level and inside nested values
+		if b, ok := x.Storage().(*array.FixedSizeBinary); ok && arrowschema.IsUUID(x.DataType()) && len(b.Value(i)) == 16 {
+			return iceberg.FormatUUID(iceberg.UUID(b.Value(i))), nil
+		}
 	case *array.Date32:
 		return time.Unix(int64(x.Value(i))*86400, 0).UTC(), nil
 	case *array.Timestamp:
@@ -149,7 +151,7 @@ func jsonValue(a arrow.Array, i int) (any, error) {
 	case *array.Date32:
 		return time.Unix(int64(x.Value(i))*86400, 0).UTC().Format("2006-01-02"), nil
 	}
-	v, err := goValue(a, i, "")
+	v, err := goValue(a, i)
 	if t, ok := v.(time.Time); ok {
 		return t.Format(time.RFC3339Nano), err
 	}

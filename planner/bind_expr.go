@@ -11,6 +11,7 @@ import (
 	"github.com/pingcap/tidb/pkg/parser/opcode"
 	driver "github.com/pingcap/tidb/pkg/parser/test_driver"
 
+	"github.com/icesql/icesql/iceberg/arrowschema"
 	"github.com/icesql/icesql/sqlexec/exec"
 )
 
@@ -250,6 +251,10 @@ func castAllowed(from, to arrow.DataType) bool {
 	case f == arrow.BINARY && t == arrow.STRING:
 		return true
 	case f == arrow.BINARY && t == arrow.FIXED_SIZE_BINARY, f == arrow.FIXED_SIZE_BINARY && t == arrow.BINARY:
+		return true
+	case arrowschema.IsUUID(to) && (f == arrow.BINARY || f == arrow.FIXED_SIZE_BINARY),
+		arrowschema.IsUUID(from) && (t == arrow.BINARY || t == arrow.FIXED_SIZE_BINARY):
+		// 16 bytes either way (checked per value)
 		return true
 	}
 	return false

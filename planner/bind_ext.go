@@ -9,6 +9,7 @@ import (
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	driver "github.com/pingcap/tidb/pkg/parser/test_driver"
 
+	"github.com/icesql/icesql/iceberg/arrowschema"
 	"github.com/icesql/icesql/sqlexec/exec"
 )
 
@@ -16,8 +17,9 @@ import (
 // CAST(x AS <Spark type>): __icesql_cast(x, '<Iceberg type name>').
 const castMarker = "__icesql_cast"
 
-// uuidType is Iceberg's uuid in Arrow form.
-var uuidType = &arrow.FixedSizeBinaryType{ByteWidth: 16}
+// uuidType is Iceberg's uuid in Arrow form (the arrow.uuid extension
+// type, distinct from fixed[16]).
+var uuidType = arrowschema.UUIDType()
 
 // castTarget maps the type name of a cast marker to an engine type and,
 // for SMALLINT and TINYINT (stored as INT), the range values must fit.

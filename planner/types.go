@@ -1,10 +1,14 @@
 package planner
 
 import (
+	"fmt"
+
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/pingcap/tidb/pkg/parser/charset"
 	"github.com/pingcap/tidb/pkg/parser/mysql"
 	"github.com/pingcap/tidb/pkg/parser/types"
+
+	"github.com/icesql/icesql/iceberg/arrowschema"
 )
 
 // Engine types are Arrow types. These are the ones SQL values take.
@@ -53,8 +57,18 @@ func typeName(t arrow.DataType) string {
 		return "TIMESTAMP"
 	case arrow.NULL:
 		return "NULL"
+	case arrow.FIXED_SIZE_BINARY:
+		return fmt.Sprintf("FIXED(%d)", t.(*arrow.FixedSizeBinaryType).ByteWidth)
+	}
+	if arrowschema.IsUUID(t) {
+		return "UUID"
 	}
 	return t.String()
+}
+
+// isBytesLike reports a fixed[n] or uuid type: values text is parsed into.
+func isBytesLike(t arrow.DataType) bool {
+	return t.ID() == arrow.FIXED_SIZE_BINARY || arrowschema.IsUUID(t)
 }
 
 // FieldTypeToArrow maps a TiDB column/cast type to an engine type.
@@ -153,10 +167,10 @@ func commonType(a, b arrow.DataType) (arrow.DataType, bool) {
 			return a, true
 		}
 		return b, true
-	case a.ID() == arrow.FIXED_SIZE_BINARY && b.ID() == arrow.STRING:
+	case isBytesLike(a) && b.ID() == arrow.STRING:
 		// text meets a uuid (or fixed) value: the text is parsed
 		return a, true
-	case b.ID() == arrow.FIXED_SIZE_BINARY && a.ID() == arrow.STRING:
+	case isBytesLike(b) && a.ID() == arrow.STRING:
 		return b, true
 	case a.ID() == arrow.DECIMAL128 && (b.ID() == arrow.FLOAT32 || b.ID() == arrow.FLOAT64),
 		b.ID() == arrow.DECIMAL128 && (a.ID() == arrow.FLOAT32 || a.ID() == arrow.FLOAT64):

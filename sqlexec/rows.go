@@ -19,7 +19,8 @@ type Column struct {
 	Nullable bool
 	// TypeName is the Iceberg type name in upper case ("LONG", "DECIMAL",
 	// "TIMESTAMPTZ", "LIST", ...), for database/sql's DatabaseTypeName.
-	// A 16-byte fixed value is "UUID" (see resultType).
+	// A uuid column (the arrow.uuid extension type) is "UUID", a fixed[n]
+	// one "FIXED" with Length n.
 	TypeName string
 	// Precision and Scale are set for decimals.
 	Precision, Scale int64
@@ -32,7 +33,7 @@ func columnsOf(s *arrow.Schema) []Column {
 	out := make([]Column, s.NumFields())
 	for i, f := range s.Fields() {
 		c := Column{Name: f.Name, Type: f.Type, Nullable: f.Nullable}
-		t, err := resultType(f.Type)
+		t, err := arrowschema.TypeFromArrow(f.Type)
 		if err != nil {
 			c.TypeName = strings.ToUpper(f.Type.Name())
 		} else {
@@ -47,17 +48,6 @@ func columnsOf(s *arrow.Schema) []Column {
 		out[i] = c
 	}
 	return out
-}
-
-// resultType is the Iceberg type of a result column. Iceberg's uuid and
-// fixed[16] share one Arrow form, FixedSizeBinary(16), and the engine
-// treats that form as uuid (CAST to STRING prints canonical UUID text),
-// so result columns of that form are typed UUID.
-func resultType(dt arrow.DataType) (iceberg.Type, error) {
-	if ft, ok := dt.(*arrow.FixedSizeBinaryType); ok && ft.ByteWidth == 16 {
-		return iceberg.UUIDType{}, nil
-	}
-	return arrowschema.TypeFromArrow(dt)
 }
 
 func icebergTypeName(t iceberg.Type) string {

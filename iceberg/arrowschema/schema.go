@@ -8,6 +8,7 @@ import (
 	"strconv"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/extensions"
 	"github.com/icesql/icesql/iceberg"
 )
 
@@ -67,7 +68,7 @@ func TypeToArrow(t iceberg.Type) (arrow.DataType, error) {
 	case iceberg.StringType:
 		return arrow.BinaryTypes.String, nil
 	case iceberg.UUIDType:
-		return &arrow.FixedSizeBinaryType{ByteWidth: 16}, nil
+		return UUIDType(), nil
 	case iceberg.FixedType:
 		return &arrow.FixedSizeBinaryType{ByteWidth: t.Length}, nil
 	case iceberg.BinaryType:
@@ -185,6 +186,8 @@ func TypeFromArrow(t arrow.DataType) (iceberg.Type, error) {
 		return iceberg.BinaryType{}, nil
 	case *arrow.FixedSizeBinaryType:
 		return iceberg.FixedType{Length: t.ByteWidth}, nil
+	case *extensions.UUIDType:
+		return iceberg.UUIDType{}, nil
 	case *arrow.StructType:
 		fields := make([]iceberg.NestedField, t.NumFields())
 		for i, af := range t.Fields() {

@@ -14,7 +14,7 @@ func ValueAt(arr arrow.Array, i int, t iceberg.Type) (any, error) {
 	if arr.IsNull(i) {
 		return nil, nil
 	}
-	switch a := arr.(type) {
+	switch a := Storage(arr).(type) {
 	case *array.Boolean:
 		return a.Value(i), nil
 	case *array.Int32:
@@ -69,7 +69,7 @@ func AppendValue(b array.Builder, v any) error {
 		return nil
 	}
 	mismatch := fmt.Errorf("%w: Go value %T for arrow %v", iceberg.ErrTypeMismatch, v, b.Type())
-	switch b := b.(type) {
+	switch b := StorageBuilder(b).(type) {
 	case *array.BooleanBuilder:
 		return appendAs(b.Append, v, mismatch)
 	case *array.Int32Builder:

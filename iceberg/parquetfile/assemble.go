@@ -224,10 +224,11 @@ func (bt *batch) leafArray(n *rnode, idx []int32, dense bool) (arrow.Array, erro
 		}
 		return v
 	}
-	b := array.NewBuilder(bt.mem, n.arrowType)
-	defer b.Release()
-	b.Reserve(count)
-	switch b := b.(type) {
+	bld := array.NewBuilder(bt.mem, n.arrowType)
+	defer bld.Release()
+	bld.Reserve(count)
+	// a uuid column fills its FixedSizeBinary(16) storage
+	switch b := arrowschema.StorageBuilder(bld).(type) {
 	case *array.Int64Builder:
 		if c.kind == parquet.Int32 {
 			for k := 0; k < count; k++ {
@@ -297,7 +298,7 @@ func (bt *batch) leafArray(n *rnode, idx []int32, dense bool) (arrow.Array, erro
 	default:
 		return nil, corrupt("cannot read column %q as %v", n.field.Name, n.arrowType)
 	}
-	return b.NewArray(), nil
+	return bld.NewArray(), nil
 }
 
 // appendGathered appends vals[first:first+count] (contiguous) or the

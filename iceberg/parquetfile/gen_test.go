@@ -80,6 +80,9 @@ func fill(b array.Builder, t arrow.DataType, nullable bool, r *rand.Rand) {
 		b.AppendNull()
 		return
 	}
+	if ext, ok := t.(arrow.ExtensionType); ok { // uuid: fill its storage
+		b, t = arrowschema.StorageBuilder(b), ext.StorageType()
+	}
 	switch b := b.(type) {
 	case *array.BooleanBuilder:
 		b.Append(r.IntN(2) == 0)

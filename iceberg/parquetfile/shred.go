@@ -8,6 +8,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/icesql/icesql/iceberg"
+	"github.com/icesql/icesql/iceberg/arrowschema"
 )
 
 // wnode mirrors one Iceberg field for shredding Arrow arrays into Parquet
@@ -207,7 +208,7 @@ func (l *leafColumn) appendLevels(rep, def byte) {
 // of the table's Arrow type) to the page.
 func (l *leafColumn) appendValue(arr arrow.Array, i int) error {
 	p := &l.cw.page
-	switch a := arr.(type) {
+	switch a := arrowschema.Storage(arr).(type) { // a uuid's storage is FixedSizeBinary(16)
 	case *array.Boolean:
 		p.bools = append(p.bools, a.Value(i))
 	case *array.Int32:

@@ -11,6 +11,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 	"github.com/icesql/icesql/iceberg"
+	"github.com/icesql/icesql/iceberg/arrowschema"
 )
 
 func writeFile(t testing.TB, s *iceberg.Schema, opts WriterOptions, recs ...arrow.RecordBatch) ([]byte, Metrics) {
@@ -54,9 +55,9 @@ func readWithPqarrow(t testing.TB, data []byte) arrow.Table {
 // metadata of nested types.
 func sameValues(t *testing.T, name string, want, got arrow.Array) {
 	t.Helper()
-	if ext, ok := got.(array.ExtensionArray); ok {
-		got = ext.Storage() // pqarrow reads UUID columns as an extension type
-	}
+	// uuid columns are the arrow.uuid extension type (here and in
+	// pqarrow); compare their FixedSizeBinary(16) storage
+	want, got = arrowschema.Storage(want), arrowschema.Storage(got)
 	if want.Len() != got.Len() {
 		t.Fatalf("%s: length %d, want %d", name, got.Len(), want.Len())
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 
 	"github.com/icesql/icesql/iceberg"
+	"github.com/icesql/icesql/iceberg/arrowschema"
 )
 
 // Cast converts every row of a to type to. Numeric widening is exact;
@@ -71,6 +72,12 @@ func CastValue(v any, from, to arrow.DataType) (any, error) {
 		return FormatValue(v, from), nil
 	case arrow.FIXED_SIZE_BINARY:
 		if b, ok := v.([]byte); ok && len(b) == to.(*arrow.FixedSizeBinaryType).ByteWidth {
+			return b, nil
+		}
+		return fail()
+	case arrow.EXTENSION:
+		// a uuid takes any 16 bytes (a uuid, fixed[16] or binary value)
+		if b, ok := v.([]byte); ok && len(b) == 16 && arrowschema.IsUUID(to) {
 			return b, nil
 		}
 		return fail()
@@ -281,26 +288,22 @@ func parseValue(s string, from, to arrow.DataType) (any, error) {
 	case arrow.BINARY:
 		return []byte(s), nil
 	case arrow.FIXED_SIZE_BINARY:
-		return parseFixed(s, to.(*arrow.FixedSizeBinaryType).ByteWidth, fail)
-	}
-	return fail()
-}
-
-// parseFixed reads a fixed-width binary value from text: a 16-byte value
-// (Iceberg's uuid) from the canonical UUID form, other widths from text
-// of exactly that many bytes.
-func parseFixed(s string, width int, fail func() (any, error)) (any, error) {
-	if width == 16 && len(s) == 36 {
+		// fixed[n] takes text of exactly n bytes
+		if len(s) != to.(*arrow.FixedSizeBinaryType).ByteWidth {
+			return fail()
+		}
+		return []byte(s), nil
+	case arrow.EXTENSION:
+		if !arrowschema.IsUUID(to) {
+			return fail()
+		}
 		u, err := iceberg.ParseUUID(s)
 		if err != nil {
 			return fail()
 		}
 		return u[:], nil
 	}
-	if len(s) != width {
-		return fail()
-	}
-	return []byte(s), nil
+	return fail()
 }
 
 // FormatValue renders a value as text: the form used for CAST to STRING and
@@ -323,7 +326,7 @@ func FormatValue(v any, dt arrow.DataType) string {
 	case string:
 		return x
 	case []byte:
-		if ft, ok := dt.(*arrow.FixedSizeBinaryType); ok && ft.ByteWidth == 16 && len(x) == 16 {
+		if arrowschema.IsUUID(dt) && len(x) == 16 {
 			// a uuid: canonical text, as Spark prints it
 			return iceberg.FormatUUID(iceberg.UUID(x))
 		}

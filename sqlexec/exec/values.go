@@ -8,6 +8,8 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
+
+	"github.com/icesql/icesql/iceberg/arrowschema"
 )
 
 // ValueAt returns row i of arr as a Go value: nil for NULL, otherwise bool,
@@ -51,6 +53,8 @@ func ValueAt(arr arrow.Array, i int) any {
 		return a.Value(i)
 	case *array.Null:
 		return nil
+	case array.ExtensionArray: // a uuid: its 16 bytes
+		return ValueAt(a.Storage(), i)
 	}
 	return fmt.Sprintf("<%s>", arr.DataType())
 }
@@ -61,7 +65,7 @@ func AppendValue(b array.Builder, v any) error {
 		b.AppendNull()
 		return nil
 	}
-	switch bb := b.(type) {
+	switch bb := arrowschema.StorageBuilder(b).(type) { // a uuid fills its 16-byte storage
 	case *array.BooleanBuilder:
 		if x, ok := v.(bool); ok {
 			bb.Append(x)
@@ -98,7 +102,7 @@ func AppendValue(b array.Builder, v any) error {
 			return nil
 		}
 	case *array.FixedSizeBinaryBuilder:
-		if x, ok := v.([]byte); ok {
+		if x, ok := v.([]byte); ok && len(x) == bb.Type().(*arrow.FixedSizeBinaryType).ByteWidth {
 			bb.Append(x)
 			return nil
 		}
