@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strconv"
 
 	"github.com/icesql/icesql/iceberg"
 	"github.com/icesql/icesql/iceberg/expr"
@@ -198,7 +199,7 @@ func (u *SnapshotUpdate) removeFiles(ctx context.Context, meta *iceberg.TableMet
 	}
 	want := map[string]bool{}
 	for _, f := range u.removed {
-		want[f.FilePath] = true
+		want[FileKey(f)] = true
 	}
 	var filter *fileFilter
 	if u.deleteFilter != nil {
@@ -223,7 +224,7 @@ func (u *SnapshotUpdate) removeFiles(ctx context.Context, meta *iceberg.TableMet
 			if e.Status == iceberg.StatusDeleted {
 				continue
 			}
-			remove := want[e.DataFile.FilePath]
+			remove := want[FileKey(e.DataFile)]
 			if !remove && filter != nil && e.DataFile.Content == iceberg.ContentData {
 				all, some, err := filter.matches(e.DataFile)
 				if err != nil {
@@ -237,7 +238,7 @@ func (u *SnapshotUpdate) removeFiles(ctx context.Context, meta *iceberg.TableMet
 			}
 			if remove {
 				touched = true
-				found[e.DataFile.FilePath] = true
+				found[FileKey(e.DataFile)] = true
 				at.summary.removedFile(e.DataFile)
 				sid := u.snapshotID
 				e.Status, e.SnapshotID = iceberg.StatusDeleted, &sid
@@ -259,7 +260,7 @@ func (u *SnapshotUpdate) removeFiles(ctx context.Context, meta *iceberg.TableMet
 	}
 	var missing []string
 	for _, f := range u.removed {
-		if !found[f.FilePath] {
+		if !found[FileKey(f)] {
 			missing = append(missing, f.FilePath)
 		}
 	}
@@ -268,6 +269,17 @@ func (u *SnapshotUpdate) removeFiles(ctx context.Context, meta *iceberg.TableMet
 			Reason: "missing required files to delete (removed by a concurrent commit)", ConflictingFiles: missing}
 	}
 	return out, nil
+}
+
+// FileKey identifies a file to remove: its path, and for a deletion
+// vector also its blob's offset, since one Puffin file holds the DVs of
+// many data files and removing one must keep the others (Java keys its
+// DeleteFileSet the same way).
+func FileKey(f iceberg.DataFile) string {
+	if isDV(f) && f.ContentOffset != nil {
+		return f.FilePath + "#" + strconv.FormatInt(*f.ContentOffset, 10)
+	}
+	return f.FilePath
 }
 
 func (u *SnapshotUpdate) isolation() string {

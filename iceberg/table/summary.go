@@ -18,6 +18,8 @@ const (
 	sumRemovedEqDeleteFiles   = "removed-equality-delete-files"
 	sumAddedPosDeleteFiles    = "added-position-delete-files"
 	sumRemovedPosDeleteFiles  = "removed-position-delete-files"
+	sumAddedDVs               = "added-dvs"
+	sumRemovedDVs             = "removed-dvs"
 	sumAddedRecords           = "added-records"
 	sumDeletedRecords         = "deleted-records"
 	sumTotalRecords           = "total-records"
@@ -45,6 +47,7 @@ type summaryBuilder struct {
 	addedDataFiles, removedDataFiles           int64
 	addedEqDeleteFiles, removedEqDeleteFiles   int64
 	addedPosDeleteFiles, removedPosDeleteFiles int64
+	addedDVs, removedDVs                       int64
 	addedRecords, deletedRecords               int64
 	addedSize, removedSize                     int64
 	addedPosDeletes, removedPosDeletes         int64
@@ -60,17 +63,36 @@ func newSummaryBuilder() *summaryBuilder {
 // partitionKey identifies a partition tuple for changed-partition-count.
 func partitionKey(f iceberg.DataFile) string { return iceberg.PartitionKey(f.SpecID, f.Partition) }
 
+// isDV reports whether f is a deletion vector: a position delete blob in
+// a Puffin file, counted as Java's summaries count them (added-dvs, the
+// blob's size rather than the Puffin file's).
+func isDV(f iceberg.DataFile) bool {
+	return f.Content == iceberg.ContentPositionDeletes && f.FileFormat == iceberg.FormatPuffin
+}
+
+// contentSize is the bytes f contributes to file sizes: a DV's blob, any
+// other file whole (Java's ScanTaskUtil.contentSizeInBytes).
+func contentSize(f iceberg.DataFile) int64 {
+	if isDV(f) && f.ContentSizeInBytes != nil {
+		return *f.ContentSizeInBytes
+	}
+	return f.FileSizeInBytes
+}
+
 func (s *summaryBuilder) addedFile(f iceberg.DataFile) {
 	s.partitions[partitionKey(f)] = struct{}{}
-	s.addedSize += f.FileSizeInBytes
-	switch f.Content {
-	case iceberg.ContentData:
+	s.addedSize += contentSize(f)
+	switch {
+	case isDV(f):
+		s.addedDVs++
+		s.addedPosDeletes += f.RecordCount
+	case f.Content == iceberg.ContentData:
 		s.addedDataFiles++
 		s.addedRecords += f.RecordCount
-	case iceberg.ContentPositionDeletes:
+	case f.Content == iceberg.ContentPositionDeletes:
 		s.addedPosDeleteFiles++
 		s.addedPosDeletes += f.RecordCount
-	case iceberg.ContentEqualityDeletes:
+	case f.Content == iceberg.ContentEqualityDeletes:
 		s.addedEqDeleteFiles++
 		s.addedEqDeletes += f.RecordCount
 	}
@@ -78,15 +100,18 @@ func (s *summaryBuilder) addedFile(f iceberg.DataFile) {
 
 func (s *summaryBuilder) removedFile(f iceberg.DataFile) {
 	s.partitions[partitionKey(f)] = struct{}{}
-	s.removedSize += f.FileSizeInBytes
-	switch f.Content {
-	case iceberg.ContentData:
+	s.removedSize += contentSize(f)
+	switch {
+	case isDV(f):
+		s.removedDVs++
+		s.removedPosDeletes += f.RecordCount
+	case f.Content == iceberg.ContentData:
 		s.removedDataFiles++
 		s.deletedRecords += f.RecordCount
-	case iceberg.ContentPositionDeletes:
+	case f.Content == iceberg.ContentPositionDeletes:
 		s.removedPosDeleteFiles++
 		s.removedPosDeletes += f.RecordCount
-	case iceberg.ContentEqualityDeletes:
+	case f.Content == iceberg.ContentEqualityDeletes:
 		s.removedEqDeleteFiles++
 		s.removedEqDeletes += f.RecordCount
 	}
@@ -106,12 +131,16 @@ func (s *summaryBuilder) build(op iceberg.Operation, previous map[string]string)
 	}
 	setPos(sumAddedDataFiles, s.addedDataFiles)
 	setPos(sumDeletedDataFiles, s.removedDataFiles)
-	setPos(sumAddedDeleteFiles, s.addedEqDeleteFiles+s.addedPosDeleteFiles)
-	setPos(sumRemovedDeleteFiles, s.removedEqDeleteFiles+s.removedPosDeleteFiles)
+	addedDeletes := s.addedEqDeleteFiles + s.addedPosDeleteFiles + s.addedDVs
+	removedDeletes := s.removedEqDeleteFiles + s.removedPosDeleteFiles + s.removedDVs
+	setPos(sumAddedDeleteFiles, addedDeletes)
+	setPos(sumRemovedDeleteFiles, removedDeletes)
 	setPos(sumAddedEqDeleteFiles, s.addedEqDeleteFiles)
 	setPos(sumRemovedEqDeleteFiles, s.removedEqDeleteFiles)
 	setPos(sumAddedPosDeleteFiles, s.addedPosDeleteFiles)
 	setPos(sumRemovedPosDeleteFiles, s.removedPosDeleteFiles)
+	setPos(sumAddedDVs, s.addedDVs)
+	setPos(sumRemovedDVs, s.removedDVs)
 	setPos(sumAddedRecords, s.addedRecords)
 	setPos(sumDeletedRecords, s.deletedRecords)
 	setPos(sumAddedFilesSize, s.addedSize)
@@ -143,7 +172,7 @@ func (s *summaryBuilder) build(op iceberg.Operation, previous map[string]string)
 	total(sumTotalRecords, s.addedRecords, s.deletedRecords)
 	total(sumTotalFilesSize, s.addedSize, s.removedSize)
 	total(sumTotalDataFiles, s.addedDataFiles, s.removedDataFiles)
-	total(sumTotalDeleteFiles, s.addedEqDeleteFiles+s.addedPosDeleteFiles, s.removedEqDeleteFiles+s.removedPosDeleteFiles)
+	total(sumTotalDeleteFiles, addedDeletes, removedDeletes)
 	total(sumTotalPosDeletes, s.addedPosDeletes, s.removedPosDeletes)
 	total(sumTotalEqDeletes, s.addedEqDeletes, s.removedEqDeletes)
 	m[sumEngineName] = "icesql"

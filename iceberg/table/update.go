@@ -111,8 +111,9 @@ func (u *SnapshotUpdate) AddDeleteFile(f iceberg.DataFile) *SnapshotUpdate {
 	return u
 }
 
-// RemoveFile removes a data or delete file (matched by path). A file that
-// is no longer in the table when the commit applies fails validation.
+// RemoveFile removes a data or delete file (matched by FileKey: the path,
+// and a deletion vector's offset in its Puffin file). A file that is no
+// longer in the table when the commit applies fails validation.
 func (u *SnapshotUpdate) RemoveFile(f iceberg.DataFile) *SnapshotUpdate {
 	u.removed = append(u.removed, f)
 	return u
