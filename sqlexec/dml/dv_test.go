@@ -109,9 +109,9 @@ func TestDeletionVectorsThroughSQL(t *testing.T) {
 	}
 }
 
-// TestDeletionVectorSiblings: a Puffin file holding the vectors of two
-// data files is removed when one of them changes; the other's vector is
-// carried into the new file.
+// TestDeletionVectorSiblings: when one of two data files whose vectors
+// share a Puffin file changes, only its vector is replaced; the other one
+// stays live in the old file.
 func TestDeletionVectorSiblings(t *testing.T) {
 	l := newLake(t)
 	newV3Table(l, "t")
@@ -131,6 +131,15 @@ func TestDeletionVectorSiblings(t *testing.T) {
 	equalRows(t, "rows", l.rows("t"), []string{"4 40"})
 	if dvs, deleted := l.checkDVs("t"); dvs != 2 || deleted != 3 {
 		t.Fatalf("%d deletion vectors with %d rows, want 2 with 3", dvs, deleted)
+	}
+	kept := false
+	for _, ds := range l.liveDeletes("t") {
+		for _, d := range ds {
+			kept = kept || puffins[d.File.FilePath]
+		}
+	}
+	if !kept {
+		t.Fatal("the untouched file's vector left its Puffin file")
 	}
 }
 
