@@ -69,28 +69,19 @@ func sqlRows(tb testing.TB, db *sql.DB, query string) []string {
 
 func sqlRowsErr(tb testing.TB, db *sql.DB, query string) ([]string, error) {
 	tb.Helper()
-	rows, err := db.Query(query)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	cols, err := rows.Columns()
+	cols, rows, err := sqltest.Rows(db, query)
 	if err != nil {
 		return nil, err
 	}
 	var out []string
-	for rows.Next() {
-		vals, err := sqltest.ScanRow(rows, len(cols))
-		if err != nil {
-			return nil, err
-		}
+	for _, vals := range rows {
 		parts := make([]string, len(cols))
 		for i, v := range vals {
 			parts[i] = cols[i] + "=" + renderSQLValue(tb, v)
 		}
 		out = append(out, strings.Join(parts, " | "))
 	}
-	return sortRows(out), rows.Err()
+	return sortRows(out), nil
 }
 
 func renderSQLValue(tb testing.TB, v any) string {

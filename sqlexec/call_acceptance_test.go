@@ -64,26 +64,17 @@ func queryInt64(t *testing.T, db *sql.DB, q string, args ...any) int64 {
 // queryRows returns every row of q, each rendered as "v1|v2|...", in order.
 func queryRows(t *testing.T, db *sql.DB, q string, args ...any) []string {
 	t.Helper()
-	rows, err := db.Query(q, args...)
+	_, rows, err := sqltest.Rows(db, q, args...)
 	if err != nil {
 		t.Fatalf("%s: %v", q, err)
 	}
-	defer rows.Close()
-	cols, _ := rows.Columns()
 	var out []string
-	for rows.Next() {
-		vals, err := sqltest.ScanRow(rows, len(cols))
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, vals := range rows {
 		parts := make([]string, len(vals))
 		for i, v := range vals {
 			parts[i] = fmt.Sprint(v)
 		}
 		out = append(out, strings.Join(parts, "|"))
-	}
-	if err := rows.Err(); err != nil {
-		t.Fatalf("%s: %v", q, err)
 	}
 	return out
 }

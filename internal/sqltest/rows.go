@@ -23,25 +23,40 @@ func ScanRow(rows *sql.Rows, ncols int) ([]any, error) {
 	return vals, nil
 }
 
+// Rows runs q on db and returns its column names and every row as
+// ScanRow reads it.
+func Rows(db *sql.DB, q string, args ...any) (cols []string, out [][]any, err error) {
+	rows, err := db.Query(q, args...)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer rows.Close()
+	if cols, err = rows.Columns(); err != nil {
+		return nil, nil, err
+	}
+	for rows.Next() {
+		vals, err := ScanRow(rows, len(cols))
+		if err != nil {
+			return nil, nil, err
+		}
+		out = append(out, vals)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, nil, err
+	}
+	return cols, out, nil
+}
+
 // JoinedRows runs q on db and renders every row as its values joined by
 // "|": []byte as text, anything else as fmt.Sprint prints it (NULL as
 // <nil>).
 func JoinedRows(db *sql.DB, q string, args ...any) ([]string, error) {
-	rows, err := db.Query(q, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	cols, err := rows.Columns()
+	_, rows, err := Rows(db, q, args...)
 	if err != nil {
 		return nil, err
 	}
 	var out []string
-	for rows.Next() {
-		vals, err := ScanRow(rows, len(cols))
-		if err != nil {
-			return nil, err
-		}
+	for _, vals := range rows {
 		parts := make([]string, len(vals))
 		for i, v := range vals {
 			if b, ok := v.([]byte); ok {
@@ -51,7 +66,7 @@ func JoinedRows(db *sql.DB, q string, args ...any) ([]string, error) {
 		}
 		out = append(out, strings.Join(parts, "|"))
 	}
-	return out, rows.Err()
+	return out, nil
 }
 
 // QueryStrings is JoinedRows failing the test on an error.

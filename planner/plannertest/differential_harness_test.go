@@ -89,19 +89,13 @@ func (d *differential) close() {
 // sqliteRows runs q on SQLite and renders each value as this engine's
 // Query does.
 func sqliteRows(db *sql.DB, q string) ([][]string, error) {
-	rows, err := db.Query(q)
+	_, rows, err := sqltest.Rows(db, q)
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	cols, _ := rows.Columns()
 	var out [][]string
-	for rows.Next() {
-		vals, err := sqltest.ScanRow(rows, len(cols))
-		if err != nil {
-			return nil, err
-		}
-		row := make([]string, len(cols))
+	for _, vals := range rows {
+		row := make([]string, len(vals))
 		for i, v := range vals {
 			switch x := v.(type) {
 			case nil:
@@ -116,5 +110,5 @@ func sqliteRows(db *sql.DB, q string) ([][]string, error) {
 		}
 		out = append(out, row)
 	}
-	return out, rows.Err()
+	return out, nil
 }
