@@ -26,5 +26,7 @@
 // time afterwards and re-partitioned with a fresh seed when one is still
 // too big (agg_spill*.go). Window streams its sorted input and computes
 // each partition as soon as the next one starts, so it holds the largest
-// partition, not the input. Hash join build sides do not spill yet.
+// partition, not the input. Hash joins partition both sides by key hash
+// into spill files past the budget and join them partition by partition
+// (join_spill*.go); a build side shared by parallel workers does not spill.
 package exec

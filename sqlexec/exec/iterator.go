@@ -28,7 +28,8 @@ type EvalContext struct {
 	// Workers bounds parallel operators (0: GOMAXPROCS; 1: serial).
 	Workers int
 	// MemoryLimit bounds, in bytes, what a spilling operator (Sort, hash
-	// aggregation) holds before it writes to disk (0: DefaultMemoryLimit).
+	// aggregation, hash join) holds before it writes to disk (0:
+	// DefaultMemoryLimit).
 	MemoryLimit int64
 	// SpillDir is where spill files go ("": os.TempDir()).
 	SpillDir string
