@@ -146,6 +146,15 @@ func mapArg(name string, args []Expr, i int) (*arrow.MapType, error) {
 	return mt, nil
 }
 
+// mapCallArg checks a call's argument count and that its first argument
+// is a map.
+func mapCallArg(name string, args []Expr, lo, hi int) (*arrow.MapType, error) {
+	if err := argCount(name, args, lo, hi); err != nil {
+		return nil, err
+	}
+	return mapArg(name, args, 0)
+}
+
 // intArg converts argument i to BIGINT, accepting integers and NULL only.
 func intArg(name string, args []Expr, i int) (Expr, error) {
 	t := args[i].DataType()
@@ -291,10 +300,7 @@ func bindSize(name string, args []Expr) (Expr, error) {
 // bindMapPart binds map_keys (keys true) and map_values.
 func bindMapPart(keys bool) funcBinder {
 	return func(name string, args []Expr) (Expr, error) {
-		if err := argCount(name, args, 1, 1); err != nil {
-			return nil, err
-		}
-		mt, err := mapArg(name, args, 0)
+		mt, err := mapCallArg(name, args, 1, 1)
 		if err != nil {
 			return nil, err
 		}
@@ -313,10 +319,7 @@ func bindMapPart(keys bool) funcBinder {
 }
 
 func bindMapContainsKey(name string, args []Expr) (Expr, error) {
-	if err := argCount(name, args, 2, 2); err != nil {
-		return nil, err
-	}
-	mt, err := mapArg(name, args, 0)
+	mt, err := mapCallArg(name, args, 2, 2)
 	if err != nil {
 		return nil, err
 	}
