@@ -12,8 +12,9 @@ import (
 
 // CastRecord converts rec, whose columns correspond by position to target's
 // fields, to target's types. Allowed conversions are identity, int32->int64,
-// float32->float64, decimal widening at the same scale, and the large/view
-// string and binary forms to their plain form. A null in a non-nullable
+// float32->float64, decimal widening at the same scale, the large/view
+// string and binary forms to their plain form, and FixedSizeBinary(16) to
+// uuid. A null in a non-nullable
 // column (at any depth) is a *ColumnError wrapping iceberg.ErrNotNullViolation.
 // The result holds its own references; release it when done.
 func CastRecord(ctx context.Context, rec arrow.RecordBatch, target *arrow.Schema) (arrow.RecordBatch, error) {
@@ -60,8 +61,13 @@ func castArray(ctx context.Context, col arrow.Array, to arrow.DataType) (arrow.A
 }
 
 // castAllowed mirrors Iceberg's write-time promotions, recursing through
-// nested types.
+// nested types. A uuid column also takes plain FixedSizeBinary(16), the
+// form writers without the arrow.uuid extension type use.
 func castAllowed(from, to arrow.DataType) bool {
+	if IsUUID(to) {
+		f, ok := from.(*arrow.FixedSizeBinaryType)
+		return IsUUID(from) || ok && f.ByteWidth == 16
+	}
 	switch t := to.(type) {
 	case *arrow.Int64Type:
 		return from.ID() == arrow.INT32 || from.ID() == arrow.INT64
@@ -109,6 +115,9 @@ func castAllowed(from, to arrow.DataType) bool {
 // sameLayout reports whether from and to differ only in names, nullability
 // flags, metadata or timestamp zone (same buffers, same physical types).
 func sameLayout(from, to arrow.DataType) bool {
+	if IsUUID(to) { // uuid storage is FixedSizeBinary(16) (castAllowed checked)
+		return true
+	}
 	if from.ID() != to.ID() {
 		return false
 	}

@@ -62,7 +62,7 @@ func CastValue(v any, from, to arrow.DataType) (any, error) {
 		return nil, nil
 	}
 	fail := func() (any, error) {
-		return nil, &CastError{Value: FormatValue(v, from), From: from.String(), To: to.String()}
+		return nil, &CastError{Value: FormatValue(v, from), From: castTypeName(from), To: castTypeName(to)}
 	}
 	if s, ok := v.(string); ok && to.ID() != arrow.STRING {
 		return parseValue(strings.TrimSpace(s), from, to)
@@ -202,6 +202,15 @@ func CastValue(v any, from, to arrow.DataType) (any, error) {
 	return fail()
 }
 
+// castTypeName names a type in cast errors; Arrow would call a uuid
+// "extension<arrow.uuid>".
+func castTypeName(t arrow.DataType) string {
+	if arrowschema.IsUUID(t) {
+		return "uuid"
+	}
+	return t.String()
+}
+
 func toFloat(v any) float64 {
 	switch x := v.(type) {
 	case int32:
@@ -226,7 +235,7 @@ var timestampLayouts = []string{
 
 func parseValue(s string, from, to arrow.DataType) (any, error) {
 	fail := func() (any, error) {
-		return nil, &CastError{Value: s, From: from.String(), To: to.String()}
+		return nil, &CastError{Value: s, From: castTypeName(from), To: castTypeName(to)}
 	}
 	switch to.ID() {
 	case arrow.BOOL:
