@@ -40,6 +40,36 @@ func (c *Catalog) identArgs(ident Identifier) []any {
 	return []any{c.name, joinNamespace(ident.Namespace), ident.Name}
 }
 
+func validateInsert(ident Identifier, location string) error {
+	if err := ident.validate(); err != nil {
+		return err
+	}
+	if location == "" {
+		return wrapf(ErrInvalidArgument, "empty metadata location")
+	}
+	return nil
+}
+
+// insertRow adds a pointer row inside tx. typ is its iceberg_type, ""
+// on a V0 catalog, which has no such column; taken is the sentinel for a
+// name already in use.
+func (c *Catalog) insertRow(ctx context.Context, tx *sql.Tx, ident Identifier, location, typ string, taken error) error {
+	var err error
+	if typ == "" {
+		_, err = tx.ExecContext(ctx, "INSERT INTO iceberg_tables (catalog_name, table_namespace, table_name, "+
+			"metadata_location, previous_metadata_location) VALUES (?,?,?,?,null)",
+			c.name, joinNamespace(ident.Namespace), ident.Name, location)
+	} else {
+		_, err = tx.ExecContext(ctx, "INSERT INTO iceberg_tables (catalog_name, table_namespace, table_name, "+
+			"metadata_location, previous_metadata_location, iceberg_type) VALUES (?,?,?,?,null,?)",
+			c.name, joinNamespace(ident.Namespace), ident.Name, location, typ)
+	}
+	if isConstraint(err) {
+		return wrapf(taken, "%s", ident)
+	}
+	return err
+}
+
 func (c *Catalog) loadRow(ctx context.Context, q querier, ident Identifier, k rowKind) (pointerRow, error) {
 	var loc, prev sql.NullString
 	err := q.QueryRowContext(ctx, "SELECT metadata_location, previous_metadata_location FROM iceberg_tables "+

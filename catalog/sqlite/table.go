@@ -39,32 +39,18 @@ func (c *Catalog) RegisterTable(ctx context.Context, ident Identifier, metadataL
 }
 
 func (c *Catalog) insertTable(ctx context.Context, op string, ident Identifier, location string) error {
-	name := ident.String()
-	if err := ident.validate(); err != nil {
-		return newError(op, name, err)
+	if err := validateInsert(ident, location); err != nil {
+		return newError(op, ident.String(), err)
 	}
-	if location == "" {
-		return newError(op, name, wrapf(ErrInvalidArgument, "empty metadata location"))
+	typ := ""
+	if c.hasType {
+		typ = "TABLE"
 	}
-	ns := joinNamespace(ident.Namespace)
-	return c.writeTx(ctx, op, name, func(tx *sql.Tx) error {
-		if err := c.requireNamespace(ctx, tx, ns); err != nil {
+	return c.writeTx(ctx, op, ident.String(), func(tx *sql.Tx) error {
+		if err := c.requireNamespace(ctx, tx, joinNamespace(ident.Namespace)); err != nil {
 			return err
 		}
-		var err error
-		if c.hasType {
-			_, err = tx.ExecContext(ctx, "INSERT INTO iceberg_tables (catalog_name, table_namespace, table_name, "+
-				"metadata_location, previous_metadata_location, iceberg_type) VALUES (?,?,?,?,null,'TABLE')",
-				c.name, ns, ident.Name, location)
-		} else {
-			_, err = tx.ExecContext(ctx, "INSERT INTO iceberg_tables (catalog_name, table_namespace, table_name, "+
-				"metadata_location, previous_metadata_location) VALUES (?,?,?,?,null)",
-				c.name, ns, ident.Name, location)
-		}
-		if isConstraint(err) {
-			return wrapf(iceberg.ErrTableAlreadyExists, "%s", name)
-		}
-		return err
+		return c.insertRow(ctx, tx, ident, location, typ, iceberg.ErrTableAlreadyExists)
 	})
 }
 

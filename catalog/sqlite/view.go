@@ -40,30 +40,20 @@ func (c *Catalog) requireViews() error {
 func (c *Catalog) CreateView(ctx context.Context, ident Identifier, metadataLocation string) error {
 	const op = "create view"
 	name := ident.String()
-	if err := ident.validate(); err != nil {
+	if err := validateInsert(ident, metadataLocation); err != nil {
 		return newError(op, name, err)
-	}
-	if metadataLocation == "" {
-		return newError(op, name, wrapf(ErrInvalidArgument, "empty metadata location"))
 	}
 	if err := c.requireViews(); err != nil {
 		return newError(op, name, err)
 	}
-	ns := joinNamespace(ident.Namespace)
 	return c.writeTx(ctx, op, name, func(tx *sql.Tx) error {
-		if err := c.requireNamespace(ctx, tx, ns); err != nil {
+		if err := c.requireNamespace(ctx, tx, joinNamespace(ident.Namespace)); err != nil {
 			return err
 		}
 		if err := c.requireFree(ctx, tx, ident); err != nil {
 			return err
 		}
-		_, err := tx.ExecContext(ctx, "INSERT INTO iceberg_tables (catalog_name, table_namespace, table_name, "+
-			"metadata_location, previous_metadata_location, iceberg_type) VALUES (?,?,?,?,null,'VIEW')",
-			c.name, ns, ident.Name, metadataLocation)
-		if isConstraint(err) {
-			return wrapf(iceberg.ErrViewAlreadyExists, "%s", name)
-		}
-		return err
+		return c.insertRow(ctx, tx, ident, metadataLocation, "VIEW", iceberg.ErrViewAlreadyExists)
 	})
 }
 
