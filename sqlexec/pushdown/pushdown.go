@@ -3,10 +3,13 @@
 package pushdown
 
 import (
+	"slices"
+
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 
 	"github.com/icesql/icesql/iceberg"
+	"github.com/icesql/icesql/iceberg/arrowschema"
 	"github.com/icesql/icesql/iceberg/expr"
 	"github.com/icesql/icesql/planner"
 	"github.com/icesql/icesql/sqlexec/exec"
@@ -162,6 +165,14 @@ func literalOf(e planner.Expr) (any, bool) {
 			return nil, false
 		}
 		return iceberg.Decimal{Unscaled: v, Scale: int(dt.Scale)}, true
+	case []byte:
+		if arrowschema.IsUUID(l.Type) {
+			if len(v) != 16 {
+				return nil, false
+			}
+			return iceberg.UUID(v), true
+		}
+		return slices.Clone(v), true // binary and fixed: bounds compare bytes
 	}
 	return nil, false
 }
