@@ -19,7 +19,8 @@ import (
 // matches GROUP BY and ORDER BY expressions by it.
 func restore(n ast.Node) string {
 	var sb strings.Builder
-	_ = n.Restore(format.NewRestoreCtx(format.RestoreStringSingleQuotes|format.RestoreKeyWordLowercase|format.RestoreNameLowercase, &sb))
+	_ = n.Restore(format.NewRestoreCtx(format.RestoreStringSingleQuotes|format.RestoreStringWithoutCharset|
+		format.RestoreKeyWordLowercase|format.RestoreNameLowercase, &sb))
 	return unmarkSubscripts(unmarkRestored(sb.String()))
 }
 
