@@ -21,7 +21,7 @@ import (
 // a fresh seed, which may freeze and partition again.
 
 // aggFanOut is the number of partitions one pass spills into.
-const aggFanOut = 16
+const aggFanOut = spillFanOut
 
 // maxAggLevel bounds the re-partitioning depth; a pass that deep keeps
 // every group in memory. (Each level already shrinks: a frozen table
@@ -50,34 +50,21 @@ type aggPass struct {
 	counted int64 // what this pass has added to budget.used
 	level   int
 	seed    maphash.Seed
-	files   *spillFiles
 	schema  *arrow.Schema // of the partition files, from the first spilled rows
-	writers []*runWriter  // per partition, created when first needed
+	parts   spillPartitions
 	frozen  bool
 	miss    []int32  // rows of the current batch left to the partitions
 	hashes  []uint64 // their key hashes
 }
 
 func newAggPass(ec *EvalContext, st *aggState, budget *aggBudget, level int, seed maphash.Seed, files *spillFiles) *aggPass {
-	return &aggPass{ec: ec, st: st, budget: budget, level: level, seed: seed, files: files}
+	return &aggPass{ec: ec, st: st, budget: budget, level: level, seed: seed,
+		parts: newSpillPartitions(ec, files, "icesql-agg-*.arrows", &aggSpillFiles)}
 }
 
 // consume drains it into the pass (it is not closed).
 func (p *aggPass) consume(ctx context.Context, it RecordIterator) error {
-	for {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		b, err := it.Next(ctx)
-		if err != nil || b == nil {
-			return err
-		}
-		err = p.add(ctx, b)
-		b.Release()
-		if err != nil {
-			return err
-		}
-	}
+	return drainBatches(ctx, it, p.add)
 }
 
 // add aggregates one input batch.
@@ -129,43 +116,8 @@ func (p *aggPass) spillRows(ctx context.Context, cols []arrow.Array) error {
 	if err := p.checkSchema(cols); err != nil {
 		return err
 	}
-	// a counting sort by partition, so one take serves every partition
-	var starts [aggFanOut + 1]int
-	for _, h := range p.hashes {
-		starts[h%aggFanOut+1]++
-	}
-	for i := 1; i <= aggFanOut; i++ {
-		starts[i] += starts[i-1]
-	}
-	pos := starts
-	idx := make([]int32, len(p.miss))
-	for i, r := range p.miss {
-		part := p.hashes[i] % aggFanOut
-		idx[pos[part]] = r
-		pos[part]++
-	}
-	b, err := TakeBatch(ctx, p.ec, p.schema, cols, idx)
-	if err != nil {
-		return err
-	}
-	defer b.Release()
-	for part := range aggFanOut {
-		lo, hi := starts[part], starts[part+1]
-		if lo == hi {
-			continue
-		}
-		w, err := p.writer(part)
-		if err != nil {
-			return err
-		}
-		s := b.NewSlice(int64(lo), int64(hi))
-		err = w.write(s)
-		s.Release()
-		if err != nil {
-			return err
-		}
-	}
-	return nil
+	idx, starts := partitionOrder(p.miss, func(i int) uint64 { return p.hashes[i] % aggFanOut })
+	return p.parts.write(ctx, p.schema, cols, idx, &starts, nil)
 }
 
 // checkSchema fixes the partition schema from the first spilled columns
@@ -187,44 +139,17 @@ func (p *aggPass) checkSchema(cols []arrow.Array) error {
 	return nil
 }
 
-func (p *aggPass) writer(part int) (*runWriter, error) {
-	if p.writers == nil {
-		p.writers = make([]*runWriter, aggFanOut)
-	}
-	if w := p.writers[part]; w != nil {
-		return w, nil
-	}
-	w, err := newSpillWriter(p.ec, p.files, "icesql-agg-*.arrows", p.schema)
-	if err != nil {
-		return nil, err
-	}
-	aggSpillFiles.Add(1)
-	p.writers[part] = w
-	return w, nil
-}
-
 // finish closes the partition files; parts[i] is partition i's run
 // (path "" when nothing went there). It also returns the pass's share
 // of the budget.
 func (p *aggPass) finish() (parts []sortedRun, err error) {
 	p.budget.used.Add(-p.counted)
 	p.counted = 0
-	if p.writers == nil {
+	if !p.parts.opened() {
 		return nil, nil
 	}
-	parts = make([]sortedRun, aggFanOut)
-	for i, w := range p.writers {
-		if w == nil {
-			continue
-		}
-		p.writers[i] = nil
-		if err != nil {
-			w.abort()
-			continue
-		}
-		parts[i], err = w.finish()
-	}
-	return parts, err
+	runs, err := p.parts.finish()
+	return runs[:], err
 }
 
 // abort closes the partition files after a failure (the owner of files
@@ -232,10 +157,5 @@ func (p *aggPass) finish() (parts []sortedRun, err error) {
 func (p *aggPass) abort() {
 	p.budget.used.Add(-p.counted)
 	p.counted = 0
-	for i, w := range p.writers {
-		if w != nil {
-			w.abort()
-			p.writers[i] = nil
-		}
-	}
+	p.parts.abort()
 }

@@ -20,7 +20,7 @@ import (
 // holds all its rows) or is maxJoinLevel deep is joined in memory anyway.
 
 // joinFanOut is the number of partitions one pass spills into.
-const joinFanOut = 16
+const joinFanOut = spillFanOut
 
 // maxJoinLevel bounds re-partitioning: 16^6 partitions is far more than
 // any budget needs unless keys repeat, which re-partitioning cannot help.
@@ -46,7 +46,6 @@ func buildEstimate(bytes, rows int64) int64 {
 // joinPartitioner writes the rows of one side into joinFanOut files.
 type joinPartitioner struct {
 	ec         *EvalContext
-	files      *spillFiles
 	schema     *arrow.Schema
 	keys       []Expr
 	seed       maphash.Seed
@@ -57,34 +56,22 @@ type joinPartitioner struct {
 	sawNull  bool
 	nextNull uint64
 
-	writers [joinFanOut]*runWriter
+	parts   spillPartitions
 	bytes   [joinFanOut]int64
 	rows    [joinFanOut]int64
 	buf     []byte
 	sel     []int32
-	parts   []uint8
+	selPart []uint8 // the partition of each row in sel
 }
 
 func newJoinPartitioner(ec *EvalContext, files *spillFiles, schema *arrow.Schema, keys []Expr, seed maphash.Seed, nullsEqual, keepNull bool) *joinPartitioner {
-	return &joinPartitioner{ec: ec, files: files, schema: schema, keys: keys, seed: seed, nullsEqual: nullsEqual, keepNull: keepNull}
+	return &joinPartitioner{ec: ec, schema: schema, keys: keys, seed: seed, nullsEqual: nullsEqual, keepNull: keepNull,
+		parts: newSpillPartitions(ec, files, "icesql-join-*.arrows", &joinSpillFiles)}
 }
 
 // consume drains it into the partitions (it is not closed).
 func (p *joinPartitioner) consume(ctx context.Context, it RecordIterator) error {
-	for {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		b, err := it.Next(ctx)
-		if err != nil || b == nil {
-			return err
-		}
-		err = p.add(ctx, b)
-		b.Release()
-		if err != nil {
-			return err
-		}
-	}
+	return drainBatches(ctx, it, p.add)
 }
 
 // add writes the rows of b to their partitions.
@@ -101,9 +88,7 @@ func (p *joinPartitioner) add(ctx context.Context, b arrow.RecordBatch) error {
 		return err
 	}
 	defer ReleaseArrays(keys)
-	// a counting sort by partition, so one take serves every partition
-	var starts [joinFanOut + 1]int
-	p.sel, p.parts = p.sel[:0], p.parts[:0]
+	p.sel, p.selPart = p.sel[:0], p.selPart[:0]
 	for r := range n {
 		var null bool
 		p.buf, null = appendRowKey(p.buf[:0], keys, r)
@@ -119,85 +104,24 @@ func (p *joinPartitioner) add(ctx context.Context, b arrow.RecordBatch) error {
 			part = maphash.Bytes(p.seed, p.buf) % joinFanOut
 		}
 		p.sel = append(p.sel, int32(r))
-		p.parts = append(p.parts, uint8(part))
-		starts[part+1]++
+		p.selPart = append(p.selPart, uint8(part))
 	}
 	if len(p.sel) == 0 {
 		return nil
 	}
-	for i := 1; i <= joinFanOut; i++ {
-		starts[i] += starts[i-1]
-	}
-	pos := starts
-	idx := make([]int32, len(p.sel))
-	for i, r := range p.sel {
-		idx[pos[p.parts[i]]] = r
-		pos[p.parts[i]]++
-	}
-	sorted, err := TakeBatch(ctx, p.ec, p.schema, b.Columns(), idx)
-	if err != nil {
-		return err
-	}
-	defer sorted.Release()
-	total := batchBytes(sorted)
-	for part := range joinFanOut {
-		lo, hi := starts[part], starts[part+1]
-		if lo == hi {
-			continue
-		}
-		w, err := p.writer(part)
-		if err != nil {
-			return err
-		}
-		s := sorted.NewSlice(int64(lo), int64(hi))
-		err = w.write(s)
-		s.Release()
-		if err != nil {
-			return err
-		}
-		p.bytes[part] += total * int64(hi-lo) / int64(len(idx))
-		p.rows[part] += int64(hi - lo)
-	}
-	return nil
-}
-
-func (p *joinPartitioner) writer(part int) (*runWriter, error) {
-	if w := p.writers[part]; w != nil {
-		return w, nil
-	}
-	w, err := newSpillWriter(p.ec, p.files, "icesql-join-*.arrows", p.schema)
-	if err != nil {
-		return nil, err
-	}
-	joinSpillFiles.Add(1)
-	p.writers[part] = w
-	return w, nil
+	idx, starts := partitionOrder(p.sel, func(i int) uint64 { return uint64(p.selPart[i]) })
+	return p.parts.write(ctx, p.schema, b.Columns(), idx, &starts, func(part, rows int, takenBytes int64) {
+		p.bytes[part] += takenBytes * int64(rows) / int64(len(idx))
+		p.rows[part] += int64(rows)
+	})
 }
 
 // finish closes the partition files; runs[i] is partition i's file
 // (path "" when no row went there).
 func (p *joinPartitioner) finish() (runs [joinFanOut]sortedRun, err error) {
-	for i, w := range p.writers {
-		if w == nil {
-			continue
-		}
-		p.writers[i] = nil
-		if err != nil {
-			w.abort()
-			continue
-		}
-		runs[i], err = w.finish()
-	}
-	return runs, err
+	return p.parts.finish()
 }
 
 // abort closes the partition files after a failure (the owner of files
 // removes them).
-func (p *joinPartitioner) abort() {
-	for i, w := range p.writers {
-		if w != nil {
-			w.abort()
-			p.writers[i] = nil
-		}
-	}
-}
+func (p *joinPartitioner) abort() { p.parts.abort() }
