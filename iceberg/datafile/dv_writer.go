@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 	"strconv"
 
 	"github.com/icesql/icesql/iceberg"
@@ -23,19 +22,18 @@ const createdBy = "icesql"
 // and removes the rewritten delete files in the same commit. Not safe for
 // concurrent use.
 type DVWriter struct {
-	fio    fileio.FileIO
-	opts   resolved
-	byPath map[string]*pendingDeletes
-	order  []string
-	done   []iceberg.DataFile
-	loc    string // the Puffin file, once created
-	err    error
+	fio     fileio.FileIO
+	opts    resolved
+	pending pendingSet
+	done    []iceberg.DataFile
+	loc     string // the Puffin file, once created
+	err     error
 }
 
 // NewDVWriter prepares a writer for a format v3 (or later) table; problems
 // are reported by the first Delete or Close.
 func NewDVWriter(ctx context.Context, fio fileio.FileIO, meta *iceberg.TableMetadata, opts WriterOptions) *DVWriter {
-	w := &DVWriter{fio: fio, byPath: map[string]*pendingDeletes{}}
+	w := &DVWriter{fio: fio, pending: newPendingSet()}
 	if v := meta.FormatVersion(); v < 3 {
 		w.err = fmt.Errorf("%w: deletion vectors in a format version %d table", iceberg.ErrUnsupported, v)
 		return w
@@ -51,25 +49,9 @@ func (w *DVWriter) Delete(ctx context.Context, file iceberg.DataFile, positions 
 	if w.err != nil {
 		return w.err
 	}
-	if err := ctx.Err(); err != nil {
+	pd, err := w.pending.target(ctx, file, positions)
+	if pd == nil {
 		return err
-	}
-	for i, p := range positions {
-		if p < 0 || (i > 0 && p <= positions[i-1]) {
-			return fmt.Errorf("%w: %s at index %d", ErrUnsortedPositions, file.FilePath, i)
-		}
-		if file.RecordCount > 0 && p >= file.RecordCount {
-			return fmt.Errorf("%w: position %d is past the %d rows of %s", ErrUnsortedPositions, p, file.RecordCount, file.FilePath)
-		}
-	}
-	if len(positions) == 0 {
-		return nil
-	}
-	pd, ok := w.byPath[file.FilePath]
-	if !ok {
-		pd = &pendingDeletes{file: file}
-		w.byPath[file.FilePath] = pd
-		w.order = append(w.order, file.FilePath)
 	}
 	pd.positions = dv.Union(pd.positions, positions)
 	return nil
@@ -83,7 +65,7 @@ func (w *DVWriter) Close(ctx context.Context) ([]iceberg.DataFile, error) {
 	if w.err != nil {
 		return nil, w.err
 	}
-	if len(w.order) == 0 {
+	if len(w.pending.order) == 0 {
 		w.err = ErrWriterClosed
 		return nil, nil
 	}
@@ -110,11 +92,10 @@ func (w *DVWriter) write(ctx context.Context) error {
 		return &FileError{Op: "write", Path: loc, Err: err}
 	}
 	pw := puffin.NewWriter(out, map[string]string{puffin.PropCreatedBy: createdBy})
-	paths := slices.Clone(w.order)
-	slices.Sort(paths)
+	paths := w.pending.sortedPaths()
 	var entries []iceberg.DataFile
 	for _, p := range paths {
-		pd := w.byPath[p]
+		pd := w.pending.byPath[p]
 		blob, err := dv.EncodeBlob(pd.positions)
 		if err != nil {
 			return fail(err)

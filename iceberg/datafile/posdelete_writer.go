@@ -30,27 +30,20 @@ type PositionDeleteOptions struct {
 // Close: one per data file, or one per partition. Positions are held in
 // memory (8 bytes each) until Close. Not safe for concurrent use.
 type PositionDeleteWriter struct {
-	fio    fileio.FileIO
-	meta   *iceberg.TableMetadata
-	opts   resolved
-	per    bool
-	codec  string
-	byPath map[string]*pendingDeletes
-	order  []string
-	done   []iceberg.DataFile
-	err    error
-}
-
-type pendingDeletes struct {
-	file      iceberg.DataFile
-	positions []int64
-	sorted    bool // still strictly increasing after every append
+	fio     fileio.FileIO
+	meta    *iceberg.TableMetadata
+	opts    resolved
+	per     bool
+	codec   string
+	pending pendingSet
+	done    []iceberg.DataFile
+	err     error
 }
 
 // NewPositionDeleteWriter prepares a writer; problems with the table's
 // properties are reported by the first Delete or Close.
 func NewPositionDeleteWriter(ctx context.Context, fio fileio.FileIO, meta *iceberg.TableMetadata, opts PositionDeleteOptions) *PositionDeleteWriter {
-	w := &PositionDeleteWriter{fio: fio, meta: meta, per: opts.PerPartition, byPath: map[string]*pendingDeletes{}}
+	w := &PositionDeleteWriter{fio: fio, meta: meta, per: opts.PerPartition, pending: newPendingSet()}
 	if v := meta.FormatVersion(); v != 2 {
 		// v1 has no delete files; v3 replaces them with deletion vectors.
 		w.err = fmt.Errorf("%w: position delete files in a format version %d table", iceberg.ErrUnsupported, v)
@@ -75,25 +68,9 @@ func (w *PositionDeleteWriter) Delete(ctx context.Context, file iceberg.DataFile
 	if w.err != nil {
 		return w.err
 	}
-	if err := ctx.Err(); err != nil {
+	pd, err := w.pending.target(ctx, file, positions)
+	if pd == nil {
 		return err
-	}
-	for i, p := range positions {
-		if p < 0 || (i > 0 && p <= positions[i-1]) {
-			return fmt.Errorf("%w: %s at index %d", ErrUnsortedPositions, file.FilePath, i)
-		}
-		if file.RecordCount > 0 && p >= file.RecordCount {
-			return fmt.Errorf("%w: position %d is past the %d rows of %s", ErrUnsortedPositions, p, file.RecordCount, file.FilePath)
-		}
-	}
-	if len(positions) == 0 {
-		return nil
-	}
-	pd, ok := w.byPath[file.FilePath]
-	if !ok {
-		pd = &pendingDeletes{file: file, sorted: true}
-		w.byPath[file.FilePath] = pd
-		w.order = append(w.order, file.FilePath)
 	}
 	if n := len(pd.positions); n > 0 && positions[0] <= pd.positions[n-1] {
 		pd.sorted = false
@@ -120,12 +97,11 @@ func (w *PositionDeleteWriter) Close(ctx context.Context) ([]iceberg.DataFile, e
 
 // groups orders the pending files by path and cuts them into delete files.
 func (w *PositionDeleteWriter) groups() [][]*pendingDeletes {
-	paths := slices.Clone(w.order)
-	slices.Sort(paths)
+	paths := w.pending.sortedPaths()
 	var out [][]*pendingDeletes
 	index := map[string]int{}
 	for _, p := range paths {
-		pd := w.byPath[p]
+		pd := w.pending.byPath[p]
 		if !pd.sorted {
 			slices.Sort(pd.positions)
 			pd.positions = slices.Compact(pd.positions)
