@@ -1,9 +1,6 @@
 package driver_test
 
 import (
-	"os"
-	"path/filepath"
-	"slices"
 	"testing"
 
 	"github.com/icesql/icesql/sqlexec/exec"
@@ -16,14 +13,7 @@ func TestMemoryLimitSpillsJoins(t *testing.T) {
 	if testing.Short() {
 		t.Skip("two 200k-row tables")
 	}
-	dir := t.TempDir()
-	spill := filepath.Join(dir, "spill")
-	if err := os.MkdirAll(spill, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	roomy := openDB(t, dir+"/lake")
-	mustExec(t, roomy, "CREATE TABLE d (x BIGINT)")
-	mustExec(t, roomy, "INSERT INTO d VALUES (0), (1), (2), (3), (4), (5), (6), (7), (8), (9)")
+	dir, spill, roomy := newSpillFixture(t)
 	// n.k is 0..199999; m.k is 50000..249999 with every 7th NULL
 	mustExec(t, roomy, "CREATE TABLE n (k BIGINT, s STRING)")
 	mustExec(t, roomy, `INSERT INTO n SELECT a.x + 10*b.x + 100*c.x + 1000*e.x + 10000*f.x + 100000*g.x,
@@ -47,29 +37,7 @@ func TestMemoryLimitSpillsJoins(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			want, _ := spillQueryRows(t, roomy, tc.query, "")
-			before := exec.JoinSpillFiles()
-			got, mid := spillQueryRows(t, tight, tc.query, spill)
-			slices.Sort(want)
-			slices.Sort(got)
-			if tc.rows > 0 && len(want) != tc.rows {
-				t.Fatalf("%d rows, want %d", len(want), tc.rows)
-			}
-			if len(want) == 0 {
-				t.Fatal("no rows; the test proves nothing")
-			}
-			if !slices.Equal(got, want) {
-				t.Fatalf("1 MiB limit: %d rows, default limit %d", len(got), len(want))
-			}
-			if mid <= 0 {
-				t.Fatalf("%d files in spill_dir during the query: nothing spilled", mid)
-			}
-			if exec.JoinSpillFiles() == before {
-				t.Fatal("the join created no spill files")
-			}
-			if left, _ := os.ReadDir(spill); len(left) != 0 {
-				t.Fatalf("%d spill files left behind", len(left))
-			}
+			checkSpilledQuery(t, roomy, tight, tc.query, spill, tc.rows, exec.JoinSpillFiles)
 		})
 	}
 }

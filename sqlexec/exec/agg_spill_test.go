@@ -332,15 +332,9 @@ func TestAggregateSpillFilesRemoved(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-			defer mem.AssertSize(t, 0)
-			dir := t.TempDir()
-			if err := tc.run(t, &EvalContext{Mem: mem, MemoryLimit: limit, SpillDir: dir}); err != nil {
-				t.Fatal(err)
-			}
-			if n := dirEntries(t, dir); n != 0 {
-				t.Fatalf("%d spill files left", n)
-			}
+			runSpillCleanupCase(t, func(t *testing.T, mem memory.Allocator, dir string) error {
+				return tc.run(t, &EvalContext{Mem: mem, MemoryLimit: limit, SpillDir: dir})
+			})
 		})
 	}
 }

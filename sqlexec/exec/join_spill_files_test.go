@@ -92,15 +92,7 @@ func TestHashJoinSpillFilesRemoved(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-			defer mem.AssertSize(t, 0)
-			dir := t.TempDir()
-			if err := tc.run(t, mem, dir); err != nil {
-				t.Fatal(err)
-			}
-			if n := dirEntries(t, dir); n != 0 {
-				t.Fatalf("%d spill files left", n)
-			}
+			runSpillCleanupCase(t, tc.run)
 		})
 	}
 }

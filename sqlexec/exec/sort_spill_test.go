@@ -84,6 +84,22 @@ func dirEntries(t *testing.T, dir string) int {
 	return len(es)
 }
 
+// runSpillCleanupCase runs one case with a checked allocator and a fresh
+// spill directory, then checks that no Arrow memory and no spill file is
+// left.
+func runSpillCleanupCase(t *testing.T, run func(t *testing.T, mem memory.Allocator, dir string) error) {
+	t.Helper()
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	dir := t.TempDir()
+	if err := run(t, mem, dir); err != nil {
+		t.Fatal(err)
+	}
+	if n := dirEntries(t, dir); n != 0 {
+		t.Fatalf("%d spill files left", n)
+	}
+}
+
 // Spilled sorts must return exactly what the in-memory sort returns.
 func TestSortSpillMatchesInMemory(t *testing.T) {
 	const rows = 10000
@@ -193,15 +209,7 @@ func TestSortSpillFilesRemoved(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-			defer mem.AssertSize(t, 0)
-			dir := t.TempDir()
-			if err := tc.run(t, mem, dir); err != nil {
-				t.Fatal(err)
-			}
-			if n := dirEntries(t, dir); n != 0 {
-				t.Fatalf("%d spill files left", n)
-			}
+			runSpillCleanupCase(t, tc.run)
 		})
 	}
 }
