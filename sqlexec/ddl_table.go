@@ -20,10 +20,26 @@ func (s *Session) loadTable(ctx context.Context, ref *parser.TableRef) (*table.T
 	if err != nil {
 		return nil, err
 	}
+	var t *table.Table
 	if s.tx != nil {
-		return s.tx.txn.Table(ctx, id)
+		t, err = s.tx.txn.Table(ctx, id)
+	} else {
+		t, err = s.engine.loadTable(ctx, id)
 	}
-	return s.engine.loadTable(ctx, id)
+	if err != nil && errors.Is(err, iceberg.ErrNoSuchTable) {
+		return nil, s.viewInstead(ctx, id, err)
+	}
+	return t, err
+}
+
+// viewInstead turns a table-not-found or table-exists error about a name
+// that is a view into one that says so (still matching err), since a
+// statement that needs a table cannot use a view.
+func (s *Session) viewInstead(ctx context.Context, id table.Identifier, err error) error {
+	if isView, verr := s.engine.catalog.ViewExists(ctx, toSQLiteIdent(id)); verr != nil || !isView {
+		return err
+	}
+	return fmt.Errorf("%w: %s is a view, not a table: views are read with SELECT (%w)", ErrInvalidStatement, id, err)
 }
 
 func (s *Session) createTable(ctx context.Context, st *parser.CreateTableStmt) (Result, error) {
@@ -91,8 +107,13 @@ func (s *Session) createTable(ctx context.Context, st *parser.CreateTableStmt) (
 	}
 	t, err := table.Create(ctx, s.engine.env, id, schema, loc, table.CreateOptions{Spec: spec, Properties: props})
 	if err != nil {
-		if st.IfNotExists && errors.Is(err, iceberg.ErrTableAlreadyExists) {
-			return Result{}, nil
+		if errors.Is(err, iceberg.ErrTableAlreadyExists) {
+			if verr := s.viewInstead(ctx, id, err); verr != err {
+				return Result{}, verr // IF NOT EXISTS does not make a view a table
+			}
+			if st.IfNotExists {
+				return Result{}, nil
+			}
 		}
 		return Result{}, err
 	}
