@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/icesql/icesql/catalog/sqlite"
 	"github.com/icesql/icesql/iceberg"
@@ -36,7 +37,44 @@ func (e *Engine) loadView(ctx context.Context, id table.Identifier) (*loadedView
 	return &loadedView{id: id, location: rec.MetadataLocation, meta: meta}, nil
 }
 
+// viewMetaCache holds parsed view metadata by file location: a query
+// naming a view still asks the catalog for the current location, but does
+// not read and parse the file again. Bounded by dropping everything.
+type viewMetaCache struct {
+	mu sync.Mutex
+	m  map[string]*iceberg.ViewMetadata
+}
+
+const maxCachedViews = 256
+
+func (c *viewMetaCache) get(location string) (*iceberg.ViewMetadata, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	m, ok := c.m[location]
+	return m, ok
+}
+
+func (c *viewMetaCache) put(location string, m *iceberg.ViewMetadata) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil || len(c.m) >= maxCachedViews {
+		c.m = map[string]*iceberg.ViewMetadata{}
+	}
+	c.m[location] = m
+}
+
 func (e *Engine) readViewMetadata(ctx context.Context, location string) (*iceberg.ViewMetadata, error) {
+	if m, ok := e.views.get(location); ok {
+		return m, nil
+	}
+	m, err := e.parseViewFile(ctx, location)
+	if err == nil {
+		e.views.put(location, m)
+	}
+	return m, err
+}
+
+func (e *Engine) parseViewFile(ctx context.Context, location string) (*iceberg.ViewMetadata, error) {
 	f, err := e.env.IO.Open(ctx, location)
 	if err != nil {
 		return nil, err

@@ -60,6 +60,8 @@ type Engine struct {
 	// manifests caches decoded manifest lists and manifests (immutable
 	// files) for every scan of this warehouse.
 	manifests *scan.ManifestCache
+	// views caches parsed view metadata by location (files never change).
+	views viewMetaCache
 
 	nsMu   sync.Mutex
 	nsDone bool
