@@ -148,6 +148,11 @@ func appendPlainBytes(data []byte, offs []int32, c *chunkData, po []int32, defs 
 func appendDictBytes(data []byte, offs []int32, c *chunkData, idx []int32, defs []byte) (_ []byte, ok bool) {
 	m := len(offs) - 1
 	do := c.off
+	if defs == nil && len(do)-1 <= m/4 {
+		if words, ok := shortDictWords(c); ok {
+			return appendShortDictBytes(data, offs, words, idx[:m])
+		}
+	}
 	need := 0
 	if defs == nil {
 		for _, x := range idx[:m] {
@@ -191,6 +196,57 @@ func appendDictBytes(data []byte, offs []int32, c *chunkData, idx []int32, defs 
 				end += int32(copy(out[end:], src[s:e]))
 			}
 		}
+		offs[i+1] = end
+	}
+	return data[:end], true
+}
+
+// dictWord is a dictionary value of at most 16 bytes as two words and
+// its length.
+type dictWord struct {
+	lo, hi uint64
+	n      int32
+}
+
+// shortDictWords returns the dictionary's values as words when every one
+// is at most 16 bytes long.
+func shortDictWords(c *chunkData) ([]dictWord, bool) {
+	do := c.off
+	words := make([]dictWord, len(do)-1)
+	var buf [16]byte
+	for i := range words {
+		v := c.bin[do[i]:do[i+1]]
+		if len(v) > 16 {
+			return nil, false
+		}
+		clear(buf[:])
+		copy(buf[:], v)
+		words[i] = dictWord{binary.LittleEndian.Uint64(buf[:]), binary.LittleEndian.Uint64(buf[8:]), int32(len(v))}
+	}
+	return words, true
+}
+
+// appendShortDictBytes is appendDictBytes for a segment without nulls
+// over a small dictionary of short values: each value is two word stores
+// from a table, with no per-value slicing of the dictionary's bytes.
+func appendShortDictBytes(data []byte, offs []int32, words []dictWord, idx []int32) ([]byte, bool) {
+	need := 0
+	for _, x := range idx {
+		need += int(words[x].n)
+	}
+	if len(data)+need > 1<<31-1 {
+		return data, false
+	}
+	data = growBytes(data, need+16)
+	out := data[:cap(data)]
+	end := int32(len(data))
+	offs = offs[:len(idx)+1]
+	for i, x := range idx {
+		w := &words[x]
+		o := out[end : end+16]
+		binary.LittleEndian.PutUint64(o, w.lo)
+		binary.LittleEndian.PutUint64(o[8:], w.hi)
+		end += w.n
 		offs[i+1] = end
 	}
 	return data[:end], true
