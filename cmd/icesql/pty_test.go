@@ -164,6 +164,10 @@ func TestInteractive(t *testing.T) {
 		s.expect("eight")
 	})
 	t.Run("Ctrl-D exits", func(t *testing.T) {
+		// Only once the line editor reads again: a ^D typed while the
+		// terminal is still in cooked mode (the result being printed) is
+		// the line discipline's end-of-file, lost when raw mode returns.
+		s.expect("icesql> ")
 		s.send("\x04")
 		select {
 		case <-s.done:
