@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"errors"
 	"strings"
 	"testing"
 )
@@ -55,4 +56,30 @@ func fuzzParseDeterministic(f *testing.F, seeds []string) {
 			}
 		}
 	})
+}
+
+// errorCase is a query that must fail to parse at column col, with the
+// error's text starting near.
+type errorCase struct {
+	in   string
+	col  int
+	near string
+}
+
+// checkParseErrors checks that each case fails with a *ParseError that
+// points at the user's text, not at the rewritten text.
+func checkParseErrors(t *testing.T, tests []errorCase) {
+	t.Helper()
+	for _, tc := range tests {
+		t.Run(tc.in, func(t *testing.T) {
+			_, err := ParseOne(tc.in)
+			var pe *ParseError
+			if !errors.As(err, &pe) || !errors.Is(err, ErrSyntax) {
+				t.Fatalf("got %v, want a ParseError", err)
+			}
+			if pe.Col != tc.col || !strings.HasPrefix(pe.Near, tc.near) {
+				t.Errorf("got column %d near %q, want column %d near %q", pe.Col, pe.Near, tc.col, tc.near)
+			}
+		})
+	}
 }

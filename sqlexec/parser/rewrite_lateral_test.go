@@ -1,8 +1,6 @@
 package parser
 
 import (
-	"errors"
-	"strings"
 	"testing"
 )
 
@@ -31,11 +29,7 @@ func TestLateralRewrite(t *testing.T) {
 
 // Errors point at the user's text, not at the rewritten text.
 func TestLateralErrors(t *testing.T) {
-	tests := []struct {
-		in   string
-		col  int
-		near string
-	}{
+	tests := []errorCase{
 		{"select 1 lateral view explode(a) e as x", 10, "lateral view"},
 		{"select 1 from t lateral view e as x", 30, "e as x"},
 		{"select 1 from t lateral view explode(a e as x", 37, "(a e as x"},
@@ -44,18 +38,7 @@ func TestLateralErrors(t *testing.T) {
 		{"select posexplode(a) as (p, from t", 29, "from t"},
 		{"select 1 from t lateral view explode(a +) e as x", 41, ")"},
 	}
-	for _, tc := range tests {
-		t.Run(tc.in, func(t *testing.T) {
-			_, err := ParseOne(tc.in)
-			var pe *ParseError
-			if !errors.As(err, &pe) || !errors.Is(err, ErrSyntax) {
-				t.Fatalf("got %v, want a ParseError", err)
-			}
-			if pe.Col != tc.col || !strings.HasPrefix(pe.Near, tc.near) {
-				t.Errorf("got column %d near %q, want column %d near %q", pe.Col, pe.Near, tc.col, tc.near)
-			}
-		})
-	}
+	checkParseErrors(t, tests)
 }
 
 // FuzzLateralViews drives the lateral view rewrite with mangled queries:

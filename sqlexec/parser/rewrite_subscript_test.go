@@ -1,8 +1,6 @@
 package parser
 
 import (
-	"errors"
-	"strings"
 	"testing"
 )
 
@@ -34,11 +32,7 @@ func TestSubscriptRewrite(t *testing.T) {
 
 // Errors point at the user's text, not at the rewritten text.
 func TestSubscriptErrors(t *testing.T) {
-	tests := []struct {
-		in   string
-		col  int
-		near string
-	}{
+	tests := []errorCase{
 		{"select a[0 from t", 9, "[0 from t"},
 		{"select a]0 from t", 9, "]0 from t"},
 		{"select a[] from t", 10, "] from t"},
@@ -47,18 +41,7 @@ func TestSubscriptErrors(t *testing.T) {
 		{"select a[0] + from t", 15, "from t"},
 		{"select m['k'] + ) from t", 17, ") from t"},
 	}
-	for _, tc := range tests {
-		t.Run(tc.in, func(t *testing.T) {
-			_, err := ParseOne(tc.in)
-			var pe *ParseError
-			if !errors.As(err, &pe) || !errors.Is(err, ErrSyntax) {
-				t.Fatalf("got %v, want a ParseError", err)
-			}
-			if pe.Col != tc.col || !strings.HasPrefix(pe.Near, tc.near) {
-				t.Errorf("got column %d near %q, want column %d near %q", pe.Col, pe.Near, tc.col, tc.near)
-			}
-		})
-	}
+	checkParseErrors(t, tests)
 }
 
 // FuzzSubscripts drives the subscript rewrite with mangled queries:
