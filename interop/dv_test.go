@@ -24,36 +24,12 @@ func TestSQLDeletionVectorsIcebergGoReads(t *testing.T) {
 	mustExec(t, db, "CREATE NAMESPACE lake")
 	mustExec(t, db, "CREATE TABLE lake.events ("+flatSQLColumns+") PARTITIONED BY (bucket(2, id)) TBLPROPERTIES ('format-version'='3', 'write.delete.mode'='merge-on-read', 'write.update.mode'='merge-on-read')")
 	const n = 90
-	var sb strings.Builder
-	var args []any
-	sb.WriteString("INSERT INTO lake.events VALUES ")
-	for i := 0; i < n; i++ {
-		if i > 0 {
-			sb.WriteString(", ")
-		}
-		sb.WriteString("(?, ?, ?, ?)")
-		for _, v := range flatSQLRow(i) {
-			args = append(args, sqlArg(v))
-		}
-	}
-	mustExec(t, db, sb.String(), args...)
+	insertFlatRows(t, db, "lake.events", n)
 	mustExec(t, db, "DELETE FROM lake.events WHERE id IN (3, 4, 17)")
 	mustExec(t, db, "DELETE FROM lake.events WHERE id IN (42, 43, 88)")
 	mustExec(t, db, "UPDATE lake.events SET amount = 1000.5 WHERE id IN (5, 6, 60)")
 
-	var kept [][]any
-	for i := 0; i < n; i++ {
-		switch i {
-		case 3, 4, 17, 42, 43, 88:
-			continue
-		}
-		r := flatSQLRow(i)
-		if i == 5 || i == 6 || i == 60 {
-			r[3] = 1000.5
-		}
-		kept = append(kept, r)
-	}
-	want := expectedRows(t, arrowOf(t, flatSchema(t)), kept)
+	want := expectedRows(t, arrowOf(t, flatSchema(t)), flatRowsAfterDML(n))
 	requireSameRows(t, "expected", want, "SQL SELECT", sqlRows(t, db, "SELECT id, category, ts, amount FROM lake.events"))
 	goCat := openGoCatalog(t, filepath.Join(dir, "catalog.db"), dir)
 	goTbl := goLoad(t, goCat, goIdent([]string{"lake"}, "events"))

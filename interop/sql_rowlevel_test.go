@@ -2,6 +2,7 @@ package interop
 
 import (
 	"context"
+	"database/sql"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -33,36 +34,12 @@ func TestSQLRowLevelIcebergGoReads(t *testing.T) {
 				mustExec(t, db, mode.props)
 			}
 			const n = 90
-			var sb strings.Builder
-			var args []any
-			sb.WriteString("INSERT INTO lake.events VALUES ")
-			for i := 0; i < n; i++ {
-				if i > 0 {
-					sb.WriteString(", ")
-				}
-				sb.WriteString("(?, ?, ?, ?)")
-				for _, v := range flatSQLRow(i) {
-					args = append(args, sqlArg(v))
-				}
-			}
-			mustExec(t, db, sb.String(), args...)
+			insertFlatRows(t, db, "lake.events", n)
 			// Rows scattered over both buckets and every data file.
 			mustExec(t, db, "DELETE FROM lake.events WHERE id IN (3, 4, 17, 42, 43, 88)")
 			mustExec(t, db, "UPDATE lake.events SET amount = 1000.5 WHERE id IN (5, 6, 60)")
 
-			var kept [][]any
-			for i := 0; i < n; i++ {
-				switch i {
-				case 3, 4, 17, 42, 43, 88:
-					continue
-				}
-				r := flatSQLRow(i)
-				if i == 5 || i == 6 || i == 60 {
-					r[3] = 1000.5
-				}
-				kept = append(kept, r)
-			}
-			want := expectedRows(t, arrowOf(t, flatSchema(t)), kept)
+			want := expectedRows(t, arrowOf(t, flatSchema(t)), flatRowsAfterDML(n))
 			got := sqlRows(t, db, "SELECT id, category, ts, amount FROM lake.events")
 			requireSameRows(t, "expected", want, "SQL SELECT", got)
 			goCat := openGoCatalog(t, filepath.Join(dir, "catalog.db"), dir)
@@ -87,4 +64,40 @@ func TestSQLRowLevelIcebergGoReads(t *testing.T) {
 			}
 		})
 	}
+}
+
+// insertFlatRows inserts flatSQLRow(0..n-1) into table in one statement.
+func insertFlatRows(t *testing.T, db *sql.DB, table string, n int) {
+	t.Helper()
+	var sb strings.Builder
+	var args []any
+	sb.WriteString("INSERT INTO " + table + " VALUES ")
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			sb.WriteString(", ")
+		}
+		sb.WriteString("(?, ?, ?, ?)")
+		for _, v := range flatSQLRow(i) {
+			args = append(args, sqlArg(v))
+		}
+	}
+	mustExec(t, db, sb.String(), args...)
+}
+
+// flatRowsAfterDML is flatSQLRow(0..n-1) after the row-level tests'
+// changes: ids 3, 4, 17, 42, 43 and 88 deleted, amount 1000.5 for 5, 6, 60.
+func flatRowsAfterDML(n int) [][]any {
+	var kept [][]any
+	for i := 0; i < n; i++ {
+		switch i {
+		case 3, 4, 17, 42, 43, 88:
+			continue
+		}
+		r := flatSQLRow(i)
+		if i == 5 || i == 6 || i == 60 {
+			r[3] = 1000.5
+		}
+		kept = append(kept, r)
+	}
+	return kept
 }
