@@ -188,29 +188,32 @@ func (m cpuMeter) report(b *testing.B) {
 	b.ReportMetric(float64(processCPU()-m.start)/1e6/float64(b.N), "cpu-ms/op")
 }
 
+// benchScanPair runs icesql and pqarrow side by side over data: each
+// sub-benchmark's read must return want rows; rows/s counts benchRows.
+func benchScanPair(b *testing.B, icesql, pqarrow func(b *testing.B) int64, want int64) {
+	for _, side := range []struct {
+		name string
+		scan func(b *testing.B) int64
+	}{{"icesql", icesql}, {"pqarrow", pqarrow}} {
+		b.Run(side.name, func(b *testing.B) {
+			cpu := startCPU()
+			for b.Loop() {
+				if n := side.scan(b); n != want {
+					b.Fatalf("read %d rows, want %d", n, want)
+				}
+			}
+			cpu.report(b)
+			reportRows(b, benchRows)
+		})
+	}
+}
+
 // BenchmarkScan reads every column of every row.
 func BenchmarkScan(b *testing.B) {
 	data := benchFile(b, 0)
-	b.Run("icesql", func(b *testing.B) {
-		cpu := startCPU()
-		for b.Loop() {
-			if n := scanIcesql(b, data, benchSchema(), ReadOptions{}); n != benchRows {
-				b.Fatalf("read %d rows", n)
-			}
-		}
-		cpu.report(b)
-		reportRows(b, benchRows)
-	})
-	b.Run("pqarrow", func(b *testing.B) {
-		cpu := startCPU()
-		for b.Loop() {
-			if n := scanPqarrow(b, data, nil, nil); n != benchRows {
-				b.Fatalf("read %d rows", n)
-			}
-		}
-		cpu.report(b)
-		reportRows(b, benchRows)
-	})
+	benchScanPair(b,
+		func(b *testing.B) int64 { return scanIcesql(b, data, benchSchema(), ReadOptions{}) },
+		func(b *testing.B) int64 { return scanPqarrow(b, data, nil, nil) }, benchRows)
 }
 
 // BenchmarkScanProjected reads 2 of the 5 columns (id, category).
@@ -220,26 +223,9 @@ func BenchmarkScanProjected(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	b.Run("icesql", func(b *testing.B) {
-		cpu := startCPU()
-		for b.Loop() {
-			if n := scanIcesql(b, data, proj, ReadOptions{}); n != benchRows {
-				b.Fatalf("read %d rows", n)
-			}
-		}
-		cpu.report(b)
-		reportRows(b, benchRows)
-	})
-	b.Run("pqarrow", func(b *testing.B) {
-		cpu := startCPU()
-		for b.Loop() {
-			if n := scanPqarrow(b, data, []int{0, 2}, nil); n != benchRows {
-				b.Fatalf("read %d rows", n)
-			}
-		}
-		cpu.report(b)
-		reportRows(b, benchRows)
-	})
+	benchScanPair(b,
+		func(b *testing.B) int64 { return scanIcesql(b, data, proj, ReadOptions{}) },
+		func(b *testing.B) int64 { return scanPqarrow(b, data, []int{0, 2}, nil) }, benchRows)
 }
 
 // BenchmarkScanSkipRowGroups reads a file of about 16 row groups keeping
@@ -270,26 +256,11 @@ func BenchmarkScanSkipRowGroups(b *testing.B) {
 	if len(keep) == 0 || len(keep) == r.NumRowGroups() {
 		b.Fatalf("kept %d of %d row groups", len(keep), r.NumRowGroups())
 	}
-	b.Run("icesql", func(b *testing.B) {
-		cpu := startCPU()
-		for b.Loop() {
-			if n := scanIcesql(b, data, benchSchema(), ReadOptions{RowGroupFilter: filter}); n != kept {
-				b.Fatalf("read %d rows, want %d", n, kept)
-			}
-		}
-		cpu.report(b)
-		reportRows(b, benchRows)
-	})
-	b.Run("pqarrow", func(b *testing.B) {
-		cpu := startCPU()
-		for b.Loop() {
-			if n := scanPqarrow(b, data, nil, keep); n != kept {
-				b.Fatalf("read %d rows, want %d", n, kept)
-			}
-		}
-		cpu.report(b)
-		reportRows(b, benchRows)
-	})
+	benchScanPair(b,
+		func(b *testing.B) int64 {
+			return scanIcesql(b, data, benchSchema(), ReadOptions{RowGroupFilter: filter})
+		},
+		func(b *testing.B) int64 { return scanPqarrow(b, data, nil, keep) }, kept)
 }
 
 // BenchmarkWriteOneRow writes a file of a single row, as a one-row INSERT
@@ -324,24 +295,7 @@ func BenchmarkScanOneColumn(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	b.Run("icesql", func(b *testing.B) {
-		cpu := startCPU()
-		for b.Loop() {
-			if n := scanIcesql(b, data, proj, ReadOptions{}); n != benchRows {
-				b.Fatalf("read %d rows", n)
-			}
-		}
-		cpu.report(b)
-		reportRows(b, benchRows)
-	})
-	b.Run("pqarrow", func(b *testing.B) {
-		cpu := startCPU()
-		for b.Loop() {
-			if n := scanPqarrow(b, data, []int{1}, nil); n != benchRows {
-				b.Fatalf("read %d rows", n)
-			}
-		}
-		cpu.report(b)
-		reportRows(b, benchRows)
-	})
+	benchScanPair(b,
+		func(b *testing.B) int64 { return scanIcesql(b, data, proj, ReadOptions{}) },
+		func(b *testing.B) int64 { return scanPqarrow(b, data, []int{1}, nil) }, benchRows)
 }
