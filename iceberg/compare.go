@@ -110,6 +110,8 @@ func integerValue(v any) (int64, bool) {
 		return int64(x), true
 	case Timestamp:
 		return int64(x), true
+	case TimestampNano:
+		return int64(x), true
 	}
 	return 0, false
 }

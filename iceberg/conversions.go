@@ -39,6 +39,8 @@ func SerializeValue(t Type, v any) ([]byte, error) {
 		return binary.LittleEndian.AppendUint64(nil, uint64(x)), nil
 	case Timestamp:
 		return binary.LittleEndian.AppendUint64(nil, uint64(x)), nil
+	case TimestampNano:
+		return binary.LittleEndian.AppendUint64(nil, uint64(x)), nil
 	case string:
 		return []byte(x), nil
 	case UUID:
@@ -112,6 +114,15 @@ func DeserializeValue(t Type, b []byte) (any, error) {
 			return Timestamp(days * microsPerDay), nil
 		case 8:
 			return Timestamp(int64(binary.LittleEndian.Uint64(b))), nil
+		}
+		return nil, bad("8 bytes, or 4 for a promoted date")
+	case TimestampNsType, TimestampTzNsType:
+		switch len(b) {
+		case 4:
+			days := int64(int32(binary.LittleEndian.Uint32(b)))
+			return TimestampNano(days * nanosPerDay), nil
+		case 8:
+			return TimestampNano(int64(binary.LittleEndian.Uint64(b))), nil
 		}
 		return nil, bad("8 bytes, or 4 for a promoted date")
 	case StringType:
@@ -214,6 +225,8 @@ func ValidateValue(t Type, v any) error {
 		}
 	case TimestampType, TimestampTzType:
 		_, ok = v.(Timestamp)
+	case TimestampNsType, TimestampTzNsType:
+		_, ok = v.(TimestampNano)
 	case StringType:
 		var s string
 		if s, ok = v.(string); ok && !utf8.ValidString(s) {

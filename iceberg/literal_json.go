@@ -50,6 +50,13 @@ func ValueToJSON(t Type, v any) (json.RawMessage, error) {
 			s += "+00:00"
 		}
 		out = s
+	case TimestampNano:
+		days := floorDiv(int64(x), nanosPerDay)
+		s := formatDate(days) + "T" + isoTimeNanos(int64(x)-days*nanosPerDay)
+		if isZonedTimestamp(t) {
+			s += "+00:00"
+		}
+		out = s
 	case string:
 		out = x
 	case UUID:
@@ -143,6 +150,10 @@ func ValueFromJSON(t Type, raw json.RawMessage) (any, error) {
 		v, err = parseISOTimestamp(s, false)
 	case TimestampTzType:
 		v, err = parseISOTimestamp(s, true)
+	case TimestampNsType:
+		v, err = parseISOTimestampNanos(s, false)
+	case TimestampTzNsType:
+		v, err = parseISOTimestampNanos(s, true)
 	case UUIDType:
 		v, err = ParseUUID(s)
 	case BinaryType, FixedType:
@@ -268,13 +279,26 @@ func parseISODate(s string) (int64, error) {
 
 // parseISOTime parses HH:mm[:ss[.ffffff]] into microseconds from midnight.
 func parseISOTime(s string) (int64, error) {
+	ns, err := parseISOTimeNanos(s)
+	if err != nil {
+		return 0, err
+	}
+	if ns%nanosPerMicro != 0 {
+		return 0, fmt.Errorf("time %q is finer than microseconds", s)
+	}
+	return ns / nanosPerMicro, nil
+}
+
+// parseISOTimeNanos parses HH:mm[:ss[.fffffffff]] into nanoseconds from
+// midnight.
+func parseISOTimeNanos(s string) (int64, error) {
 	hms, frac, hasFrac := strings.Cut(s, ".")
 	parts := strings.Split(hms, ":")
 	if len(parts) < 2 || len(parts) > 3 || (hasFrac && len(parts) != 3) {
 		return 0, fmt.Errorf("malformed time %q", s)
 	}
 	limits := []int64{23, 59, 59}
-	var us int64
+	var ns int64
 	for i, p := range parts {
 		if len(p) != 2 || strings.Trim(p, "0123456789") != "" {
 			return 0, fmt.Errorf("malformed time %q", s)
@@ -283,25 +307,34 @@ func parseISOTime(s string) (int64, error) {
 		if n > limits[i] {
 			return 0, fmt.Errorf("invalid time %q", s)
 		}
-		us += n * []int64{microsPerHour, 60_000_000, 1_000_000}[i]
+		ns += n * []int64{nanosPerHour, 60_000_000_000, 1_000_000_000}[i]
 	}
 	if hasFrac {
 		if frac == "" || len(frac) > 9 || strings.Trim(frac, "0123456789") != "" {
 			return 0, fmt.Errorf("malformed fraction in %q", s)
 		}
-		padded := (frac + "000000000")[:9]
-		if padded[6:] != "000" {
-			return 0, fmt.Errorf("time %q is finer than microseconds", s)
-		}
-		f, _ := strconv.ParseInt(padded[:6], 10, 64)
-		us += f
+		f, _ := strconv.ParseInt((frac + "000000000")[:9], 10, 64)
+		ns += f
 	}
-	return us, nil
+	return ns, nil
 }
 
 // parseISOTimestamp parses date'T'time with a zone offset (required for
 // timestamptz, forbidden otherwise) into microseconds from the epoch, UTC.
 func parseISOTimestamp(s string, withZone bool) (Timestamp, error) {
+	ns, err := parseISOTimestampNanos(s, withZone)
+	if err != nil {
+		return 0, err
+	}
+	if ns%nanosPerMicro != 0 {
+		return 0, fmt.Errorf("timestamp %q is finer than microseconds", s)
+	}
+	return Timestamp(ns / nanosPerMicro), nil
+}
+
+// parseISOTimestampNanos is parseISOTimestamp to nanoseconds; the range is
+// that of int64 nanoseconds (years 1677 to 2262).
+func parseISOTimestampNanos(s string, withZone bool) (TimestampNano, error) {
 	datePart, rest, ok := strings.Cut(s, "T")
 	if !ok {
 		return 0, fmt.Errorf("malformed timestamp %q", s)
@@ -324,14 +357,18 @@ func parseISOTimestamp(s string, withZone bool) (Timestamp, error) {
 	if err != nil {
 		return 0, err
 	}
-	us, err := parseISOTime(timePart)
+	ns, err := parseISOTimeNanos(timePart)
 	if err != nil {
 		return 0, err
 	}
-	if days > math.MaxInt64/microsPerDay-1 || days < math.MinInt64/microsPerDay+1 {
-		return 0, fmt.Errorf("timestamp %q out of range", s)
+	// days*nanosPerDay + ns - offset*1000 must fit in int64; checked in
+	// big steps so nothing overflows on the way
+	hi := new(big.Int).Mul(big.NewInt(days), big.NewInt(nanosPerDay))
+	hi.Add(hi, big.NewInt(ns-offset*nanosPerMicro))
+	if !hi.IsInt64() {
+		return 0, fmt.Errorf("timestamp %q out of range for nanoseconds (years 1677 to 2262)", s)
 	}
-	return Timestamp(days*microsPerDay + us - offset), nil
+	return TimestampNano(hi.Int64()), nil
 }
 
 // parseOffset parses Z or ±HH:MM into microseconds east of UTC.

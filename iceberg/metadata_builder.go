@@ -606,6 +606,9 @@ func (b *MetadataBuilder) Build() (*TableMetadata, error) {
 	if err := m.validate(); err != nil {
 		return nil, err
 	}
+	if err := checkSchemaVersions(&m); err != nil {
+		return nil, err
+	}
 	return &m, nil
 }
 

@@ -87,6 +87,10 @@ func HashValue(v any) (h int32, ok bool) {
 		return hashLong(int64(x)), true
 	case Timestamp:
 		return hashLong(int64(x)), true
+	case TimestampNano:
+		// the spec hashes nanosecond timestamps as microseconds, so both
+		// precisions of one instant share a bucket
+		return hashLong(int64(x.Micros())), true
 	case string:
 		return hashBytes([]byte(x)), true
 	case []byte:

@@ -11,22 +11,24 @@ import (
 // JSON forms of types and schemas (spec Appendix C).
 
 var primitiveTypesByName = map[string]PrimitiveType{
-	"boolean":     BooleanType{},
-	"int":         IntType{},
-	"long":        LongType{},
-	"float":       FloatType{},
-	"double":      DoubleType{},
-	"date":        DateType{},
-	"time":        TimeType{},
-	"timestamp":   TimestampType{},
-	"timestamptz": TimestampTzType{},
-	"string":      StringType{},
-	"uuid":        UUIDType{},
-	"binary":      BinaryType{},
+	"boolean":        BooleanType{},
+	"int":            IntType{},
+	"long":           LongType{},
+	"float":          FloatType{},
+	"double":         DoubleType{},
+	"date":           DateType{},
+	"time":           TimeType{},
+	"timestamp":      TimestampType{},
+	"timestamptz":    TimestampTzType{},
+	"timestamp_ns":   TimestampNsType{},
+	"timestamptz_ns": TimestampTzNsType{},
+	"string":         StringType{},
+	"uuid":           UUIDType{},
+	"binary":         BinaryType{},
 }
 
 // v3 type names this engine cannot represent yet.
-var unsupportedTypeNames = []string{"timestamp_ns", "timestamptz_ns", "unknown", "variant", "geometry", "geography"}
+var unsupportedTypeNames = []string{"unknown", "variant", "geometry", "geography"}
 
 // ParseType parses a primitive type name as written in metadata JSON:
 // "long", "decimal(10,2)" (also "decimal(10, 2)"), "fixed[16]". Names are

@@ -23,7 +23,8 @@ func TestParseType(t *testing.T) {
 		{"fixed[0]", nil, ErrInvalidSchema},
 		{"fixed[x]", nil, ErrInvalidSchema},
 		{"varchar", nil, ErrInvalidSchema},
-		{"timestamp_ns", nil, ErrUnsupported},
+		{"timestamp_ns", TimestampNsType{}, nil},
+		{"TIMESTAMPTZ_NS", TimestampTzNsType{}, nil},
 		{"variant", nil, ErrUnsupported},
 		{"geometry(srid:4326)", nil, ErrUnsupported},
 	}

@@ -5,6 +5,7 @@ import "math"
 func (BucketTransform) CanTransform(src Type) bool {
 	switch src.(type) {
 	case IntType, LongType, DecimalType, DateType, TimeType, TimestampType, TimestampTzType,
+		TimestampNsType, TimestampTzNsType,
 		StringType, UUIDType, FixedType, BinaryType:
 		return true
 	}

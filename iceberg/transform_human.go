@@ -67,6 +67,13 @@ func humanValue(t Type, v any) string {
 			s += "Z"
 		}
 		return s
+	case TimestampNano:
+		days := floorDiv(int64(x), nanosPerDay)
+		s := formatDate(days) + "T" + javaLocalTimeNanos(int64(x)-days*nanosPerDay)
+		if isZonedTimestamp(t) {
+			s += "Z"
+		}
+		return s
 	case string:
 		return x
 	case []byte:
@@ -207,6 +214,29 @@ func javaBigDecimalString(d Decimal) string {
 	}
 	if neg {
 		return "-" + out
+	}
+	return out
+}
+
+// javaLocalTimeNanos is LocalTime.toString of nanoseconds from midnight:
+// the fraction in groups of three digits, as java.time prints it.
+func javaLocalTimeNanos(nanos int64) string {
+	frac := nanos % 1_000_000_000
+	if frac%nanosPerMicro == 0 {
+		return javaLocalTime(nanos / nanosPerMicro)
+	}
+	s := javaLocalTime(nanos / 1_000_000_000 * 1_000_000)
+	if len(s) == 5 { // HH:mm: seconds are shown once there is a fraction
+		s += ":00"
+	}
+	return s + fmt.Sprintf(".%09d", frac)
+}
+
+// isoTimeNanos is isoTime to nanoseconds.
+func isoTimeNanos(nanos int64) string {
+	out := isoTime(nanos / 1_000_000_000 * 1_000_000)
+	if frac := nanos % 1_000_000_000; frac != 0 {
+		out += "." + strings.TrimRight(fmt.Sprintf("%09d", frac), "0")
 	}
 	return out
 }

@@ -10,7 +10,7 @@ func (DayTransform) CanTransform(src Type) bool   { return isDateOrTimestamp(src
 
 func (HourTransform) CanTransform(src Type) bool {
 	switch src.(type) {
-	case TimestampType, TimestampTzType:
+	case TimestampType, TimestampTzType, TimestampNsType, TimestampTzNsType:
 		return true
 	}
 	return false
@@ -18,7 +18,7 @@ func (HourTransform) CanTransform(src Type) bool {
 
 func isDateOrTimestamp(t Type) bool {
 	switch t.(type) {
-	case DateType, TimestampType, TimestampTzType:
+	case DateType, TimestampType, TimestampTzType, TimestampNsType, TimestampTzNsType:
 		return true
 	}
 	return false
@@ -60,11 +60,13 @@ func (DayTransform) Apply(v any) any {
 
 // Apply gives hours from 1970-01-01T00:00 as int32 (floor before 1970).
 func (HourTransform) Apply(v any) any {
-	ts, ok := v.(Timestamp)
-	if !ok {
-		return nil
+	switch ts := v.(type) {
+	case Timestamp:
+		return int32(floorDiv(int64(ts), microsPerHour))
+	case TimestampNano:
+		return int32(floorDiv(int64(ts), nanosPerHour))
 	}
-	return int32(floorDiv(int64(ts), microsPerHour))
+	return nil
 }
 
 // daysOf is the day ordinal of a Date or Timestamp (floor for pre-epoch
@@ -75,6 +77,8 @@ func daysOf(v any) (int64, bool) {
 		return int64(x), true
 	case Timestamp:
 		return floorDiv(int64(x), microsPerDay), true
+	case TimestampNano:
+		return floorDiv(int64(x), nanosPerDay), true
 	}
 	return 0, false
 }

@@ -249,9 +249,13 @@ func CanPromote(from, to Type) bool {
 		t, ok := to.(DecimalType)
 		return ok && t.Scale == f.Scale && t.Precision >= f.Precision
 	case DateType:
-		// v3 allows date -> timestamp; readers must handle it.
-		_, ok := to.(TimestampType)
-		return ok
+		// v3 allows date -> timestamp and timestamp_ns; readers must
+		// handle it.
+		switch to.(type) {
+		case TimestampType, TimestampNsType:
+			return true
+		}
+		return false
 	}
 	return false
 }

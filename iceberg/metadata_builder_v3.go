@@ -1,0 +1,57 @@
+package iceberg
+
+import "fmt"
+
+// TypeVersionError reports a column whose type needs a newer table format
+// version than the table has (types added in v3 need v3). It wraps
+// ErrInvalidSchema.
+type TypeVersionError struct {
+	Column        string
+	Type          Type
+	MinVersion    int
+	FormatVersion int
+}
+
+func (e *TypeVersionError) Error() string {
+	return fmt.Sprintf("%v: column %q has type %s, which needs format version %d (table has format version %d)",
+		ErrInvalidSchema, e.Column, e.Type, e.MinVersion, e.FormatVersion)
+}
+
+func (e *TypeVersionError) Unwrap() error { return ErrInvalidSchema }
+
+// CheckTypesForFormatVersion returns a *TypeVersionError for the first
+// column of s (nested ones included) whose type is newer than the format
+// version.
+func CheckTypesForFormatVersion(s *Schema, formatVersion int) error {
+	return checkFieldVersions(s, s.Fields(), formatVersion)
+}
+
+func checkFieldVersions(s *Schema, fields []NestedField, version int) error {
+	for _, f := range fields {
+		if nested, ok := f.Type.(NestedType); ok {
+			if err := checkFieldVersions(s, nested.Fields(), version); err != nil {
+				return err
+			}
+			continue
+		}
+		if need := MinFormatVersion(f.Type); need > version {
+			name, ok := s.FindColumnName(f.ID)
+			if !ok {
+				name = f.Name
+			}
+			return &TypeVersionError{Column: name, Type: f.Type, MinVersion: need, FormatVersion: version}
+		}
+	}
+	return nil
+}
+
+// checkSchemaVersions applies CheckTypesForFormatVersion to every schema
+// of the metadata being built.
+func checkSchemaVersions(m *TableMetadata) error {
+	for _, s := range m.schemas {
+		if err := CheckTypesForFormatVersion(s, m.formatVersion); err != nil {
+			return err
+		}
+	}
+	return nil
+}
