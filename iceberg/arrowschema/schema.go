@@ -65,6 +65,10 @@ func TypeToArrow(t iceberg.Type) (arrow.DataType, error) {
 		return &arrow.TimestampType{Unit: arrow.Microsecond}, nil
 	case iceberg.TimestampTzType:
 		return &arrow.TimestampType{Unit: arrow.Microsecond, TimeZone: "UTC"}, nil
+	case iceberg.TimestampNsType:
+		return &arrow.TimestampType{Unit: arrow.Nanosecond}, nil
+	case iceberg.TimestampTzNsType:
+		return &arrow.TimestampType{Unit: arrow.Nanosecond, TimeZone: "UTC"}, nil
 	case iceberg.StringType:
 		return arrow.BinaryTypes.String, nil
 	case iceberg.UUIDType:
@@ -174,11 +178,17 @@ func TypeFromArrow(t arrow.DataType) (iceberg.Type, error) {
 			return iceberg.TimeType{}, nil
 		}
 	case *arrow.TimestampType:
-		if t.Unit == arrow.Microsecond {
+		switch t.Unit {
+		case arrow.Microsecond:
 			if t.TimeZone == "" {
 				return iceberg.TimestampType{}, nil
 			}
 			return iceberg.TimestampTzType{}, nil
+		case arrow.Nanosecond:
+			if t.TimeZone == "" {
+				return iceberg.TimestampNsType{}, nil
+			}
+			return iceberg.TimestampTzNsType{}, nil
 		}
 	case *arrow.StringType, *arrow.LargeStringType, *arrow.StringViewType:
 		return iceberg.StringType{}, nil

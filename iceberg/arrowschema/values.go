@@ -39,6 +39,9 @@ func ValueAt(arr arrow.Array, i int, t iceberg.Type) (any, error) {
 	case *array.Time64:
 		return iceberg.Time(a.Value(i)), nil
 	case *array.Timestamp:
+		if a.DataType().(*arrow.TimestampType).Unit == arrow.Nanosecond {
+			return iceberg.TimestampNano(a.Value(i)), nil
+		}
 		return iceberg.Timestamp(a.Value(i)), nil
 	case *array.String:
 		return a.Value(i), nil
@@ -93,6 +96,9 @@ func AppendValue(b array.Builder, v any) error {
 	case *array.Time64Builder:
 		return appendAs(func(x iceberg.Time) { b.Append(arrow.Time64(x)) }, v, mismatch)
 	case *array.TimestampBuilder:
+		if b.Type().(*arrow.TimestampType).Unit == arrow.Nanosecond {
+			return appendAs(func(x iceberg.TimestampNano) { b.Append(arrow.Timestamp(x)) }, v, mismatch)
+		}
 		return appendAs(func(x iceberg.Timestamp) { b.Append(arrow.Timestamp(x)) }, v, mismatch)
 	case *array.StringBuilder:
 		return appendAs(b.Append, v, mismatch)

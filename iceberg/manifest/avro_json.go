@@ -156,6 +156,10 @@ func avroPrimitive(t iceberg.Type, names typeNamer) (any, error) {
 		return obj{{"type", "long"}, {"logicalType", "timestamp-micros"}, {"adjust-to-utc", false}}, nil
 	case iceberg.TimestampTzType:
 		return obj{{"type", "long"}, {"logicalType", "timestamp-micros"}, {"adjust-to-utc", true}}, nil
+	case iceberg.TimestampNsType:
+		return obj{{"type", "long"}, {"logicalType", timestampNanos}, {"adjust-to-utc", false}}, nil
+	case iceberg.TimestampTzNsType:
+		return obj{{"type", "long"}, {"logicalType", timestampNanos}, {"adjust-to-utc", true}}, nil
 	case iceberg.StringType:
 		return "string", nil
 	case iceberg.BinaryType:

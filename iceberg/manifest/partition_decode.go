@@ -15,6 +15,10 @@ func partitionValueReader(s avro.Schema) (iceberg.Type, func(*dec) any, error) {
 		logical := ""
 		if t.Logical() != nil {
 			logical = string(t.Logical().Type())
+		} else if lt, ok := t.Prop("logicalType").(string); ok && lt == timestampNanos {
+			// the Avro library does not know this Iceberg convention and
+			// leaves it as a plain property
+			logical = lt
 		}
 		switch t.Type() {
 		case avro.Boolean:
@@ -34,6 +38,12 @@ func partitionValueReader(s avro.Schema) (iceberg.Type, func(*dec) any, error) {
 					typ = iceberg.TimestampTzType{}
 				}
 				return typ, func(d *dec) any { return iceberg.Timestamp(d.r.ReadLong()) }, nil
+			case timestampNanos:
+				var typ iceberg.Type = iceberg.TimestampNsType{}
+				if utc, _ := t.Prop("adjust-to-utc").(bool); utc {
+					typ = iceberg.TimestampTzNsType{}
+				}
+				return typ, func(d *dec) any { return iceberg.TimestampNano(d.r.ReadLong()) }, nil
 			case "":
 				return iceberg.LongType{}, func(d *dec) any { return d.r.ReadLong() }, nil
 			}

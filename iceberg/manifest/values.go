@@ -47,6 +47,10 @@ func appendPartitionValue(b []byte, f iceberg.NestedField, v any) ([]byte, error
 		if x, ok := v.(iceberg.Timestamp); ok {
 			return appendLong(b, int64(x)), nil
 		}
+	case iceberg.TimestampNsType, iceberg.TimestampTzNsType:
+		if x, ok := v.(iceberg.TimestampNano); ok {
+			return appendLong(b, int64(x)), nil
+		}
 	case iceberg.StringType:
 		if x, ok := v.(string); ok {
 			return appendString(b, x), nil
