@@ -123,6 +123,8 @@ func (s *boundStats) goValue(lowest bool) any {
 		return iceberg.Time(i)
 	case iceberg.TimestampType, iceberg.TimestampTzType:
 		return iceberg.Timestamp(i)
+	case iceberg.TimestampNsType, iceberg.TimestampTzNsType:
+		return iceberg.TimestampNano(i)
 	case iceberg.StringType:
 		return string(b)
 	case iceberg.UUIDType:

@@ -28,7 +28,7 @@ type rnode struct {
 type rleaf struct {
 	col      *parquet.Column
 	fileType iceberg.Type
-	timeUnit int64 // multiplier to microseconds (negative: divisor)
+	timeUnit int64 // multiplier to the table type's unit (negative: divisor)
 	chunk    chunkData
 	entry    int // next entry of the current row group
 	value    int // next value of the current row group
@@ -138,7 +138,7 @@ func (b *binder) bind(f iceberg.NestedField, c *parquet.Column, path []string, s
 			return nil, fmt.Errorf("%w: field %q (id %d) is %v in the file, cannot read as %v", iceberg.ErrTypeMismatch, f.Name, f.ID, ft, f.Type)
 		}
 		n.kind = kindLeaf
-		n.leaf = &rleaf{col: c, fileType: ft, timeUnit: timeUnit(c.Type())}
+		n.leaf = &rleaf{col: c, fileType: ft, timeUnit: timeUnitTo(c.Type(), f.Type)}
 		b.leaves = append(b.leaves, n.leaf)
 	}
 	n.leaves = b.leaves[first:len(b.leaves):len(b.leaves)]
@@ -169,9 +169,10 @@ func readableAs(file, table iceberg.Type) bool {
 	case iceberg.FixedType:
 		_, ok := file.(iceberg.UUIDType)
 		return ok && table.(iceberg.FixedType).Length == 16
-	case iceberg.TimestampType, iceberg.TimestampTzType:
+	case iceberg.TimestampType, iceberg.TimestampTzType, iceberg.TimestampNsType, iceberg.TimestampTzNsType:
+		// other writers' timestamps of any unit are scaled to the table's
 		switch file.(type) {
-		case iceberg.TimestampType, iceberg.TimestampTzType:
+		case iceberg.TimestampType, iceberg.TimestampTzType, iceberg.TimestampNsType, iceberg.TimestampTzNsType:
 			return true
 		}
 	}

@@ -122,6 +122,10 @@ func leafType(t iceberg.Type) (parquet.Type, error) {
 		return parquet.TimestampAdjusted(parquet.Microsecond, false).Type(), nil
 	case iceberg.TimestampTzType:
 		return parquet.TimestampAdjusted(parquet.Microsecond, true).Type(), nil
+	case iceberg.TimestampNsType:
+		return parquet.TimestampAdjusted(parquet.Nanosecond, false).Type(), nil
+	case iceberg.TimestampTzNsType:
+		return parquet.TimestampAdjusted(parquet.Nanosecond, true).Type(), nil
 	case iceberg.StringType:
 		return parquet.String().Type(), nil
 	case iceberg.UUIDType:

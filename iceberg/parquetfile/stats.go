@@ -88,7 +88,7 @@ func statValue(v parquet.Value, l *rleaf, t iceberg.Type) any {
 		return f
 	case iceberg.DateType:
 		return iceberg.Date(v.Int32())
-	case iceberg.TimeType, iceberg.TimestampType, iceberg.TimestampTzType:
+	case iceberg.TimeType, iceberg.TimestampType, iceberg.TimestampTzType, iceberg.TimestampNsType, iceberg.TimestampTzNsType:
 		if v.Kind() != parquet.Int64 {
 			return nil
 		}
@@ -98,8 +98,11 @@ func statValue(v parquet.Value, l *rleaf, t iceberg.Type) any {
 		} else {
 			x /= -l.timeUnit
 		}
-		if _, ok := t.(iceberg.TimeType); ok {
+		switch t.(type) {
+		case iceberg.TimeType:
 			return iceberg.Time(x)
+		case iceberg.TimestampNsType, iceberg.TimestampTzNsType:
+			return iceberg.TimestampNano(x)
 		}
 		return iceberg.Timestamp(x)
 	case iceberg.StringType:

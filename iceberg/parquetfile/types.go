@@ -64,6 +64,12 @@ func primitiveFromParquet(t parquet.Type) (iceberg.Type, error) {
 		case *format.TimeType:
 			return iceberg.TimeType{}, nil
 		case *format.TimestampType:
+			if _, nanos := l.Unit.Value.(*format.NanoSeconds); nanos {
+				if l.IsAdjustedToUTC {
+					return iceberg.TimestampTzNsType{}, nil
+				}
+				return iceberg.TimestampNsType{}, nil
+			}
 			if l.IsAdjustedToUTC {
 				return iceberg.TimestampTzType{}, nil
 			}
