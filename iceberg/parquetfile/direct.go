@@ -41,6 +41,8 @@ type directChunk struct {
 var directEncodings = map[format.Encoding]bool{
 	format.Plain: true, format.PlainDictionary: true, format.RLE: true,
 	format.RLEDictionary: true, format.BitPacked: true,
+	format.DeltaBinaryPacked: true, format.DeltaLengthByteArray: true,
+	format.DeltaByteArray: true, format.ByteStreamSplit: true,
 }
 
 // directReadable reports whether every encoding the chunk declares is
@@ -155,7 +157,7 @@ func (d *directChunk) decodes(h *format.PageHeader) bool {
 	case format.RLE:
 		return d.kind == parquet.Boolean
 	}
-	return false
+	return decodesEncoded(values, d.kind)
 }
 
 // readRaw reads size bytes at pos into buf's storage (a pooled buffer
@@ -278,9 +280,13 @@ func (d *directChunk) readData(c *chunkData, h *format.PageHeader) error {
 			return fmt.Errorf("boolean values: %w", err)
 		}
 		c.b = b.b
-	default:
+	case format.Plain:
 		if err := c.appendPlainValues(values, defined, d.bind); err != nil {
 			return err
+		}
+	default:
+		if err := d.decodeEncoded(c, enc, values, defined, int(h.UncompressedPageSize)); err != nil {
+			return fmt.Errorf("%v values: %w", enc, err)
 		}
 	}
 	if c.idx != nil {
