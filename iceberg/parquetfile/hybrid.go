@@ -94,13 +94,19 @@ func (h *hybridRuns) unpack(i int) uint64 {
 	return (w >> (bit & 7)) & (1<<h.width - 1)
 }
 
-// unpackRun fills run with the current bit-packed run's values: a word
-// load per value while 8 bytes are left, unpack for the last few.
+// unpackRun fills run with the current bit-packed run's values: whole
+// groups of 8 at once (unpackGroups) while their bytes and 8 more are
+// left, then a word load per value, then unpack for the last few.
 func unpackRun[T int32 | byte](h *hybridRuns, run []T) {
 	mask := uint64(1)<<h.width - 1
 	src := h.src[h.packed:]
-	bit := uint(0)
 	i := 0
+	if w := int(h.width); w > 0 && len(src) >= 8 {
+		groups := min(len(run)/8, (len(src)-8)/w)
+		unpackGroups(src, h.width, run[:8*groups])
+		i = 8 * groups
+	}
+	bit := uint(i) * h.width
 	for ; i < len(run); i++ {
 		at := int(bit >> 3)
 		if at+8 > len(src) {
@@ -201,12 +207,8 @@ func decodeIndexes(src []byte, size int, out []int32) error {
 			}
 		} else {
 			unpackRun(&h, run)
-			// Unsigned compare: widths of 32 bits give negative int32s.
-			bad := false
-			for _, v := range run {
-				bad = bad || uint64(uint32(v)) >= limit
-			}
-			if bad {
+			// Values of width bits cannot pass a dictionary of 1<<width.
+			if limit < 1<<width && uint64(maxIndex(run)) >= limit {
 				return fmt.Errorf("dictionary index out of range (%d entries)", size)
 			}
 		}
