@@ -2,6 +2,7 @@ package parquetfile
 
 import (
 	"encoding/binary"
+	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -148,9 +149,9 @@ func appendPlainBytes(data []byte, offs []int32, c *chunkData, po []int32, defs 
 func appendDictBytes(data []byte, offs []int32, c *chunkData, idx []int32, defs []byte) (_ []byte, ok bool) {
 	m := len(offs) - 1
 	do := c.off
-	if defs == nil && len(do)-1 <= m/4 {
+	if len(do)-1 <= m/4 {
 		if words, ok := shortDictWords(c); ok {
-			return appendShortDictBytes(data, offs, words, idx[:m])
+			return appendShortDictBytes(data, offs, words, idx, defs, c.maxDef)
 		}
 	}
 	need := 0
@@ -226,10 +227,22 @@ func shortDictWords(c *chunkData) ([]dictWord, bool) {
 	return words, true
 }
 
-// appendShortDictBytes is appendDictBytes for a segment without nulls
-// over a small dictionary of short values: each value is two word stores
-// from a table, with no per-value slicing of the dictionary's bytes.
-func appendShortDictBytes(data []byte, offs []int32, words []dictWord, idx []int32) ([]byte, bool) {
+// appendShortDictBytes is appendDictBytes over a small dictionary of
+// short values: each value is two word stores from a table, with no
+// per-value slicing of the dictionary's bytes (the 16 bytes of slack past
+// the values take the spill, which the next value overwrites).
+func appendShortDictBytes(data []byte, offs []int32, words []dictWord, idx []int32, defs []byte, maxDef byte) ([]byte, bool) {
+	m := len(offs) - 1
+	defined := m
+	if defs != nil {
+		defined = 0
+		for _, d := range defs[:m] {
+			if d == maxDef {
+				defined++
+			}
+		}
+	}
+	idx = idx[:defined]
 	need := 0
 	for _, x := range idx {
 		need += int(words[x].n)
@@ -238,15 +251,32 @@ func appendShortDictBytes(data []byte, offs []int32, words []dictWord, idx []int
 		return data, false
 	}
 	data = growBytes(data, need+16)
-	out := data[:cap(data)]
 	end := int32(len(data))
-	offs = offs[:len(idx)+1]
-	for i, x := range idx {
-		w := &words[x]
-		o := out[end : end+16]
-		binary.LittleEndian.PutUint64(o, w.lo)
-		binary.LittleEndian.PutUint64(o[8:], w.hi)
-		end += w.n
+	// Stores through a pointer: the bounds are those just sized (need+16
+	// past end), checked once rather than per value.
+	base := unsafe.Pointer(unsafe.SliceData(data[:cap(data)]))
+	offs = offs[:m+1]
+	if defs == nil {
+		for i, x := range idx {
+			w := &words[x]
+			p := unsafe.Add(base, end)
+			*(*uint64)(p) = w.lo
+			*(*uint64)(unsafe.Add(p, 8)) = w.hi
+			end += w.n
+			offs[i+1] = end
+		}
+		return data[:end], true
+	}
+	v := 0
+	for i, d := range defs[:m] {
+		if d == maxDef {
+			w := &words[idx[v]]
+			v++
+			p := unsafe.Add(base, end)
+			*(*uint64)(p) = w.lo
+			*(*uint64)(unsafe.Add(p, 8)) = w.hi
+			end += w.n
+		}
 		offs[i+1] = end
 	}
 	return data[:end], true
