@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"sync"
+	"unsafe"
 
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/deprecated"
@@ -154,28 +155,36 @@ func compactByteArrays(src []byte, n int, off []int32) ([]byte, []int32, error) 
 	}
 	off = grow(off[:0], n+1)
 	off[0] = 0
-	w, r := 0, 0
+	if n == 0 {
+		return src[:0], off, nil
+	}
+	// Loads and stores go through a pointer, every one inside src by the
+	// checks on r and l below; the lengths are little-endian, read as
+	// this package reads PLAIN values (bytesAs).
+	p := unsafe.Pointer(unsafe.SliceData(src))
+	size := uint(len(src))
+	w, r := uint(0), uint(0)
 	for i := range n {
-		if len(src)-r < 4 {
+		if size-r < 4 {
 			return nil, nil, fmt.Errorf("byte array %d truncated", i)
 		}
-		l := uint64(binary.LittleEndian.Uint32(src[r:]))
+		l := uint(*(*uint32)(unsafe.Add(p, r)))
 		r += 4
-		if l > uint64(len(src)-r) {
-			return nil, nil, fmt.Errorf("byte array of %d bytes with %d left", l, len(src)-r)
+		if l > size-r {
+			return nil, nil, fmt.Errorf("byte array of %d bytes with %d left", l, size-r)
 		}
 		// Short values move as two words, loaded before stored: the
 		// store may spill past the value only into bytes already read
 		// (r-w >= 16), where the next values land.
-		if l <= 16 && r-w >= 16 && len(src)-r >= 16 {
-			a, b := binary.LittleEndian.Uint64(src[r:]), binary.LittleEndian.Uint64(src[r+8:])
-			binary.LittleEndian.PutUint64(src[w:], a)
-			binary.LittleEndian.PutUint64(src[w+8:], b)
-			w += int(l)
+		if l <= 16 && r-w >= 16 && size-r >= 16 {
+			a, b := *(*uint64)(unsafe.Add(p, r)), *(*uint64)(unsafe.Add(p, r+8))
+			*(*uint64)(unsafe.Add(p, w)) = a
+			*(*uint64)(unsafe.Add(p, w+8)) = b
 		} else {
-			w += copy(src[w:], src[r:r+int(l)])
+			copy(src[w:], src[r:r+l])
 		}
-		r += int(l)
+		w += l
+		r += l
 		off[i+1] = int32(w)
 	}
 	return src[:w], off, nil
