@@ -147,6 +147,7 @@ func BenchmarkScan1M(b *testing.B) {
 	}
 	goTbl := goLoad(b, e.goCat, goIdent(iceTbl.Ident().Namespace, iceTbl.Ident().Name))
 	b.Run("icesql", func(b *testing.B) {
+		cpu := processCPU()
 		for range b.N {
 			n, err := iceCountRows(ctx, iceTbl)
 			if err != nil {
@@ -156,9 +157,11 @@ func BenchmarkScan1M(b *testing.B) {
 				b.Fatalf("icesql scanned %d rows", n)
 			}
 		}
+		reportCPU(b, cpu)
 		b.ReportMetric(float64(benchRows)*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
 	})
 	b.Run("iceberg-go", func(b *testing.B) {
+		cpu := processCPU()
 		for range b.N {
 			_, it, err := goTbl.Scan().ToArrowRecords(ctx)
 			if err != nil {
@@ -176,8 +179,14 @@ func BenchmarkScan1M(b *testing.B) {
 				b.Fatalf("iceberg-go scanned %d rows", n)
 			}
 		}
+		reportCPU(b, cpu)
 		b.ReportMetric(float64(benchRows)*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
 	})
+}
+
+// reportCPU reports the process CPU time per operation since start.
+func reportCPU(b *testing.B, start int64) {
+	b.ReportMetric(float64(processCPU()-start)/1e6/float64(b.N), "cpu-ms/op")
 }
 
 // iceCountRows reads every record of the table's current snapshot,
