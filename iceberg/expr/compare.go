@@ -20,6 +20,8 @@ func integerValue(v any) (int64, bool) {
 		return int64(x), true
 	case iceberg.Timestamp:
 		return int64(x), true
+	case iceberg.TimestampNano:
+		return int64(x), true
 	}
 	return 0, false
 }

@@ -63,6 +63,8 @@ func convertLiteral(t iceberg.PrimitiveType, v any) (any, fit, error) {
 		}
 	case iceberg.Timestamp:
 		return timestampTo(t, x)
+	case iceberg.TimestampNano:
+		return timestampNanoTo(t, x)
 	case iceberg.Decimal:
 		if dt, ok := t.(iceberg.DecimalType); ok {
 			return rescaleDecimal(dt, x.Unscaled.BigInt(), x.Scale)
@@ -149,6 +151,9 @@ func integerTo(t iceberg.PrimitiveType, n *big.Int) (any, fit, error) {
 	case iceberg.TimestampType, iceberg.TimestampTzType:
 		v, f := clampInt(n, math.MinInt64, math.MaxInt64)
 		return iceberg.Timestamp(v), f, nil
+	case iceberg.TimestampNsType, iceberg.TimestampTzNsType:
+		v, f := clampInt(n, math.MinInt64, math.MaxInt64)
+		return iceberg.TimestampNano(v), f, nil
 	}
 	return nil, fitExact, errNoConversion
 }
@@ -271,6 +276,8 @@ func stringTo(t iceberg.PrimitiveType, s string) (any, fit, error) {
 			return timeTo(t, tm)
 		}
 		return nil, fitExact, fmt.Errorf("malformed timestamptz %q (want 2006-01-02T15:04:05[.ffffff][+00:00])", s)
+	case iceberg.TimestampNsType, iceberg.TimestampTzNsType:
+		return stringToNanos(t, s)
 	case iceberg.UUIDType:
 		return parseUUID(s)
 	case iceberg.DecimalType:
@@ -326,6 +333,8 @@ func timeTo(t iceberg.PrimitiveType, tm time.Time) (any, fit, error) {
 		f = fitFloor
 	}
 	switch t.(type) {
+	case iceberg.TimestampNsType, iceberg.TimestampTzNsType:
+		return timeToNanos(t, tm)
 	case iceberg.TimestampTzType:
 		return iceberg.Timestamp(tm.UnixMicro()), f, nil
 	case iceberg.TimestampType:
@@ -345,6 +354,8 @@ func dateTo(t iceberg.PrimitiveType, d iceberg.Date) (any, fit, error) {
 		return d, fitExact, nil
 	case iceberg.TimestampType, iceberg.TimestampTzType:
 		return iceberg.Timestamp(int64(d) * microsPerDay), fitExact, nil
+	case iceberg.TimestampNsType, iceberg.TimestampTzNsType:
+		return microsToNanos(int64(d) * microsPerDay)
 	}
 	return nil, fitExact, errNoConversion
 }
@@ -353,6 +364,8 @@ func timestampTo(t iceberg.PrimitiveType, ts iceberg.Timestamp) (any, fit, error
 	switch t.(type) {
 	case iceberg.TimestampType, iceberg.TimestampTzType:
 		return ts, fitExact, nil
+	case iceberg.TimestampNsType, iceberg.TimestampTzNsType:
+		return microsToNanos(int64(ts))
 	case iceberg.DateType:
 		days := floorDiv(int64(ts), microsPerDay)
 		f := fitExact

@@ -22,6 +22,11 @@ func formatLiteral(t iceberg.Type, v any) string {
 			return formatTimestamp(ts) + "+00:00"
 		}
 	}
+	if ts, ok := v.(iceberg.TimestampNano); ok {
+		if _, tz := t.(iceberg.TimestampTzNsType); tz {
+			return formatTimestampNano(ts) + "+00:00"
+		}
+	}
 	return formatAny(v)
 }
 
@@ -37,6 +42,8 @@ func formatAny(v any) string {
 		return formatMicros(time.UnixMicro(int64(x)).UTC(), "15:04:05")
 	case iceberg.Timestamp:
 		return formatTimestamp(x)
+	case iceberg.TimestampNano:
+		return formatTimestampNano(x)
 	case time.Time:
 		return x.Format(time.RFC3339Nano)
 	case iceberg.UUID:

@@ -27,6 +27,9 @@ func addUnits(v any, d int64) (any, bool) {
 	case iceberg.Timestamp:
 		n, ok := addInt64(int64(x), d)
 		return iceberg.Timestamp(n), ok
+	case iceberg.TimestampNano:
+		n, ok := addInt64(int64(x), d)
+		return iceberg.TimestampNano(n), ok
 	case iceberg.Decimal:
 		u := new(big.Int).Add(x.Unscaled.BigInt(), big.NewInt(d))
 		if u.CmpAbs(pow10(38)) >= 0 {
