@@ -126,6 +126,9 @@ func (s *Session) bindCallArgs(ctx context.Context, p *procedure, args []parser.
 func (s *Session) evalCallArg(ctx context.Context, kind argKind, e ast.ExprNode) (any, error) {
 	switch kind {
 	case argLongArray, argStringArray:
+		if v, isValue := e.(ast.ValueExpr); isValue && v.GetValue() == nil {
+			return nil, nil // NULL: the argument is not given
+		}
 		var items []ast.ExprNode
 		switch x := e.(type) {
 		case *ast.FuncCallExpr:
@@ -163,6 +166,9 @@ func (s *Session) evalCallArg(ctx context.Context, kind argKind, e ast.ExprNode)
 		}
 		return longs, nil
 	case argStringMap:
+		if v, isValue := e.(ast.ValueExpr); isValue && v.GetValue() == nil {
+			return nil, nil // NULL: the argument is not given
+		}
 		f, ok := e.(*ast.FuncCallExpr)
 		if !ok || f.FnName.L != "map" {
 			return nil, fmt.Errorf("must be %s, written map('key', 'value', ...)", kind)

@@ -85,6 +85,18 @@ func init() {
 			tableParam,
 			{name: "metadata_file", kind: argString, required: true},
 		}},
+		{name: "create_changelog_view", run: callCreateChangelogView, params: []procParam{
+			tableParam,
+			{name: "changelog_view", kind: argString},
+			{name: "options", kind: argStringMap},
+			{name: "compute_updates", kind: argBool},
+			{name: "identifier_columns", kind: argStringArray},
+			{name: "net_changes", kind: argBool},
+		}},
+		{name: "ancestors_of", run: callAncestorsOf, params: []procParam{
+			tableParam,
+			{name: "snapshot_id", kind: argLong},
+		}},
 	}
 	procedures = make(map[string]*procedure, len(list))
 	for _, p := range list {
