@@ -93,6 +93,13 @@ func init() {
 			{name: "identifier_columns", kind: argStringArray},
 			{name: "net_changes", kind: argBool},
 		}},
+		{name: "add_files", run: callAddFiles, params: []procParam{
+			tableParam,
+			{name: "source_table", kind: argString, required: true},
+			{name: "partition_filter", kind: argStringMap},
+			{name: "check_duplicate_files", kind: argBool},
+			{name: "parallelism", kind: argInt}, // Spark's read threads: no effect here
+		}},
 		{name: "ancestors_of", run: callAncestorsOf, params: []procParam{
 			tableParam,
 			{name: "snapshot_id", kind: argLong},
