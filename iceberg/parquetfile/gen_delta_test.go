@@ -1,0 +1,300 @@
+package parquetfile
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/arrow-go/v18/parquet"
+	"github.com/apache/arrow-go/v18/parquet/compress"
+	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+	"github.com/icesql/icesql/iceberg"
+	pgo "github.com/parquet-go/parquet-go"
+	"github.com/parquet-go/parquet-go/encoding/thrift"
+	"github.com/parquet-go/parquet-go/format"
+)
+
+// deltaProfiles choose an encoding per column of flatTypesSchema: every
+// DELTA_* and BYTE_STREAM_SPLIT encoding arrow-go writes, on every
+// physical type it writes it for.
+func deltaProfiles() map[string][]parquet.WriterProperty {
+	enc := func(e parquet.Encoding, cols ...string) []parquet.WriterProperty {
+		var out []parquet.WriterProperty
+		for _, c := range cols {
+			out = append(out, parquet.WithEncodingFor(c, e))
+		}
+		return out
+	}
+	return map[string][]parquet.WriterProperty{
+		"delta-binary+length": append(append(
+			enc(parquet.Encodings.DeltaBinaryPacked, "int", "date", "z_long", "time", "ts", "tstz"),
+			enc(parquet.Encodings.DeltaLengthByteArray, "str", "bin")...),
+			enc(parquet.Encodings.ByteStreamSplit, "float", "double")...),
+		"delta-byte-array+split": append(
+			enc(parquet.Encodings.DeltaByteArray, "str", "bin"),
+			enc(parquet.Encodings.ByteStreamSplit, "int", "date", "z_long", "ts", "float", "double", "fixed", "uuid", "dec9", "dec38")...),
+	}
+}
+
+// deltaCodecs are every codec arrow-go writes.
+var deltaCodecs = map[string]compress.Compression{
+	"none": compress.Codecs.Uncompressed, "snappy": compress.Codecs.Snappy, "zstd": compress.Codecs.Zstd,
+	"gzip": compress.Codecs.Gzip, "brotli": compress.Codecs.Brotli, "lz4raw": compress.Codecs.Lz4Raw,
+}
+
+// writeDeltaFile writes rec with pqarrow in the given profile: small
+// pages (several per chunk), no dictionary.
+func writeDeltaFile(t testing.TB, rec arrow.RecordBatch, profile []parquet.WriterProperty, v2 bool, codec compress.Compression) []byte {
+	version := parquet.DataPageV1
+	if v2 {
+		version = parquet.DataPageV2
+	}
+	opts := append([]parquet.WriterProperty{parquet.WithDataPageSize(2 << 10), parquet.WithBatchSize(256),
+		parquet.WithDictionaryDefault(false), parquet.WithDataPageVersion(version), parquet.WithCompression(codec)}, profile...)
+	return writePqarrow(t, rec, parquet.NewWriterProperties(opts...), pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema()))
+}
+
+// TestReadDeltaPages reads files of every DELTA_* and BYTE_STREAM_SPLIT
+// page shape (v1 and v2 pages, every codec, nulls, several pages per
+// chunk) with the direct decoder alone, comparing with pqarrow's reading.
+func TestReadDeltaPages(t *testing.T) {
+	s := flatTypesSchema()
+	rec := randomRecord(s, 3000, 21)
+	defer rec.Release()
+	for pname, profile := range deltaProfiles() {
+		for cname, codec := range deltaCodecs {
+			for _, v2 := range []bool{false, true} {
+				t.Run(fmt.Sprintf("%s/%s/v2=%v", pname, cname, v2), func(t *testing.T) {
+					data := writeDeltaFile(t, rec, profile, v2, codec)
+					checkDirectOnly(t, data, s)
+					want := readWithPqarrow(t, data)
+					defer want.Release()
+					for _, batch := range []int{100, 4096} {
+						tbl := readAll(t, data, s, ReadOptions{BatchSize: batch})
+						for i, f := range s.Fields() {
+							exp := column(t, want, i)
+							sameValues(t, f.Name, exp, column(t, tbl, i))
+							sameValues(t, f.Name, rec.Column(i), exp)
+							exp.Release()
+						}
+						tbl.Release()
+					}
+				})
+			}
+		}
+	}
+}
+
+// TestReadDeltaPromoted reads DELTA_BINARY_PACKED and BYTE_STREAM_SPLIT
+// INT32 pages as longs (the values are copied, not bound in place).
+func TestReadDeltaPromoted(t *testing.T) {
+	s := iceberg.MustSchema(0, opt(1, "a", iceberg.IntType{}), opt(2, "b", iceberg.IntType{}))
+	rec := randomRecord(s, 2000, 4)
+	defer rec.Release()
+	profile := []parquet.WriterProperty{parquet.WithEncodingFor("a", parquet.Encodings.DeltaBinaryPacked),
+		parquet.WithEncodingFor("b", parquet.Encodings.ByteStreamSplit)}
+	data := writeDeltaFile(t, rec, profile, true, compress.Codecs.Snappy)
+	checkDirectOnly(t, data, s)
+	longs := iceberg.MustSchema(0, opt(1, "a", iceberg.LongType{}), opt(2, "b", iceberg.LongType{}))
+	tbl := readAll(t, data, longs, ReadOptions{BatchSize: 300})
+	defer tbl.Release()
+	for i := range 2 {
+		sameValues(t, longs.Fields()[i].Name, rec.Column(i), column(t, tbl, i))
+	}
+}
+
+// checkDirectOnly decodes every page of every column chunk of data with
+// directChunk, failing if any page would be left to parquet-go.
+func checkDirectOnly(t *testing.T, data []byte, s *iceberg.Schema) {
+	t.Helper()
+	r, err := Open(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rr, err := r.NewRecordReader(t.Context(), s, ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rr.Close()
+	for g, rg := range r.file.RowGroups() {
+		for _, f := range rr.flat {
+			ref := chunkRef{r: r, group: g, cc: rg.ColumnChunks()[f.leaf.col.Index()]}
+			if !directReadable(ref.meta()) {
+				t.Fatalf("column %s: encodings %v not all decoded directly", f.leaf.col.Name(), ref.meta().Encoding)
+			}
+			d := newDirectChunk(ref, f.leaf, f.node)
+			var c chunkData
+			entries := 0
+			for {
+				n, err := d.claim(&c)
+				if errors.Is(err, io.EOF) {
+					break
+				}
+				if err == nil {
+					err = d.decode(&c)
+				}
+				if err != nil {
+					t.Fatalf("column %s: %v", f.leaf.col.Name(), err)
+				}
+				entries += n
+			}
+			c.dropPage()
+			if int64(entries) != rg.NumRows() {
+				t.Fatalf("column %s: %d entries in %d rows", f.leaf.col.Name(), entries, rg.NumRows())
+			}
+		}
+	}
+}
+
+// TestReadDictionaryThenDelta: a chunk starting with a dictionary and
+// dictionary-encoded pages that goes on in a DELTA_* or BYTE_STREAM_SPLIT
+// encoding (as writers falling back from a dictionary that grew too big
+// may) reads as one column.
+func TestReadDictionaryThenDelta(t *testing.T) {
+	cases := []struct {
+		field iceberg.NestedField
+		enc   parquet.Encoding
+	}{
+		{opt(1, "s", iceberg.StringType{}), parquet.Encodings.DeltaByteArray},
+		{opt(1, "s", iceberg.StringType{}), parquet.Encodings.DeltaLengthByteArray},
+		{opt(1, "i", iceberg.IntType{}), parquet.Encodings.DeltaBinaryPacked},
+		{req(1, "l", iceberg.LongType{}), parquet.Encodings.DeltaBinaryPacked},
+		{opt(1, "d", iceberg.DoubleType{}), parquet.Encodings.ByteStreamSplit},
+		{opt(1, "f", iceberg.FixedType{Length: 3}), parquet.Encodings.ByteStreamSplit},
+	}
+	for _, tc := range cases {
+		t.Run(fmt.Sprintf("%s/%v", tc.field.Type, tc.enc), func(t *testing.T) {
+			s := iceberg.MustSchema(0, tc.field)
+			rec := randomRecord(s, 3000, 17)
+			defer rec.Release()
+			first, rest := rec.NewSlice(0, 1000), rec.NewSlice(1000, 3000)
+			defer first.Release()
+			defer rest.Release()
+			dict := writePqarrow(t, first, parquet.NewWriterProperties(parquet.WithDataPageSize(1<<10), parquet.WithBatchSize(128), parquet.WithCompression(compress.Codecs.Zstd)),
+				pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema()))
+			enc := writeDeltaFile(t, rest, []parquet.WriterProperty{parquet.WithEncodingFor(tc.field.Name, tc.enc)}, false, compress.Codecs.Zstd)
+			data := spliceChunks(t, dict, enc)
+			checkDirectOnly(t, data, s)
+			want := readWithPqarrow(t, data)
+			defer want.Release()
+			tbl := readAll(t, data, s, ReadOptions{BatchSize: 333})
+			defer tbl.Release()
+			exp := column(t, want, 0)
+			defer exp.Release()
+			sameValues(t, tc.field.Name, exp, column(t, tbl, 0))
+			sameValues(t, tc.field.Name, rec.Column(0), exp)
+		})
+	}
+}
+
+// spliceChunks joins two files of one column and one row group into
+// one: the pages of b's chunk follow those of a's (b must have no
+// dictionary page).
+func spliceChunks(t *testing.T, a, b []byte) []byte {
+	t.Helper()
+	chunk := func(data []byte) ([]byte, *format.FileMetaData, int64) {
+		f, err := pgo.OpenFile(bytes.NewReader(data), int64(len(data)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		md := f.Metadata()
+		m := md.RowGroups[0].Columns[0].MetaData
+		start := m.DataPageOffset
+		if m.DictionaryPageOffset > 0 && m.DictionaryPageOffset < start {
+			start = m.DictionaryPageOffset
+		}
+		return data[start : start+m.TotalCompressedSize], md, start
+	}
+	ca, ma, startA := chunk(a)
+	cb, mb, _ := chunk(b)
+	if mb.RowGroups[0].Columns[0].MetaData.DictionaryPageOffset > 0 {
+		t.Fatal("second file has a dictionary")
+	}
+	md := *ma
+	rg := md.RowGroups[0]
+	col := rg.Columns[0]
+	m, mbc := col.MetaData, mb.RowGroups[0].Columns[0].MetaData
+	shift := 4 - startA
+	m.DataPageOffset += shift
+	if m.DictionaryPageOffset > 0 {
+		m.DictionaryPageOffset += shift
+	}
+	m.NumValues += mbc.NumValues
+	m.TotalCompressedSize += mbc.TotalCompressedSize
+	m.TotalUncompressedSize += mbc.TotalUncompressedSize
+	m.Encoding = append(m.Encoding, mbc.Encoding...)
+	m.Statistics, m.EncodingStats = format.Statistics{}, nil
+	col.MetaData, col.FileOffset = m, m.DataPageOffset
+	col.OffsetIndexOffset, col.OffsetIndexLength, col.ColumnIndexOffset, col.ColumnIndexLength = 0, 0, 0, 0
+	rg.Columns = []format.ColumnChunk{col}
+	rg.NumRows += mb.RowGroups[0].NumRows
+	rg.TotalByteSize += mb.RowGroups[0].TotalByteSize
+	rg.TotalCompressedSize = m.TotalCompressedSize
+	rg.FileOffset = col.FileOffset
+	md.RowGroups = []format.RowGroup{rg}
+	md.NumRows = rg.NumRows
+	footer, err := thrift.Marshal(new(thrift.CompactProtocol), &md)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := append([]byte("PAR1"), ca...)
+	out = append(out, cb...)
+	out = append(out, footer...)
+	out = binary.LittleEndian.AppendUint32(out, uint32(len(footer)))
+	return append(out, "PAR1"...)
+}
+
+// TestDeltaArraysShareDecodedValues: values decoded from DELTA_* and
+// BYTE_STREAM_SPLIT pages land in a buffer the arrays may share, and a
+// later page never overwrites values an earlier batch holds.
+func TestDeltaArraysShareDecodedValues(t *testing.T) {
+	s := iceberg.MustSchema(0, req(1, "l", iceberg.LongType{}), req(2, "s", iceberg.StringType{}), req(3, "d", iceberg.DoubleType{}))
+	rec := randomRecord(s, 5000, 8)
+	defer rec.Release()
+	profile := []parquet.WriterProperty{parquet.WithEncodingFor("l", parquet.Encodings.DeltaBinaryPacked),
+		parquet.WithEncodingFor("s", parquet.Encodings.DeltaByteArray), parquet.WithEncodingFor("d", parquet.Encodings.ByteStreamSplit)}
+	for _, codec := range []compress.Compression{compress.Codecs.Uncompressed, compress.Codecs.Zstd} {
+		data := writeDeltaFile(t, rec, profile, true, codec)
+		r, err := Open(bytes.NewReader(data), int64(len(data)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		rr, err := r.NewRecordReader(t.Context(), s, ReadOptions{BatchSize: 64})
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Every batch is kept until the end: were a page's buffer
+		// recycled under a batch, the values compared last would differ.
+		var kept []arrow.RecordBatch
+		for {
+			b, err := rr.Next()
+			if errors.Is(err, io.EOF) {
+				break
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			kept = append(kept, b)
+		}
+		rr.Close()
+		tbl := array.NewTableFromRecords(kept[0].Schema(), kept)
+		for _, b := range kept {
+			b.Release()
+		}
+		for i, f := range s.Fields() {
+			got, err := array.Concatenate(tbl.Column(i).Data().Chunks(), memory.DefaultAllocator)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sameValues(t, f.Name, rec.Column(i), got)
+			got.Release()
+		}
+		tbl.Release()
+	}
+}
