@@ -52,6 +52,10 @@ func castTarget(name string) (t arrow.DataType, lo, hi int64, err error) {
 		return typeTimestamp, lo, hi, nil
 	case "timestamptz":
 		return typeTimestampTZ, lo, hi, nil
+	case "timestamp_ns":
+		return typeTimestampNs, lo, hi, nil
+	case "timestamptz_ns":
+		return typeTimestampTZNs, lo, hi, nil
 	case "uuid":
 		return uuidType, lo, hi, nil
 	}

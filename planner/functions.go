@@ -86,7 +86,7 @@ func init() {
 		// DATE '...', TIME '...' and TIMESTAMP '...' (a timestamptz)
 		strings.ToLower(ast.DateLiteral):      typedLiteral("DATE", typeDate),
 		strings.ToLower(ast.TimeLiteral):      typedLiteral("TIME", typeTime),
-		strings.ToLower(ast.TimestampLiteral): typedLiteral("TIMESTAMP", typeTimestampTZ),
+		strings.ToLower(ast.TimestampLiteral): timestampLiteral,
 		"date": func(_ string, a []Expr) (Expr, error) {
 			return oneArg("date", a, func(e Expr) (Expr, error) { return castTo(e, typeDate) })
 		},
@@ -550,6 +550,34 @@ func typedLiteral(sqlName string, t arrow.DataType) funcBinder {
 		}
 		return castTo(l, t)
 	}
+}
+
+// timestampLiteral binds TIMESTAMP '...': a timestamptz, in nanoseconds
+// when the text has digits finer than a microsecond, so they are kept.
+func timestampLiteral(name string, args []Expr) (Expr, error) {
+	t := arrow.DataType(typeTimestampTZ)
+	if len(args) == 1 {
+		if l, ok := args[0].(*Literal); ok {
+			if s, ok := l.Value.(string); ok && hasSubMicroDigits(s) {
+				t = typeTimestampTZNs
+			}
+		}
+	}
+	return typedLiteral("TIMESTAMP", t)(name, args)
+}
+
+// hasSubMicroDigits reports a fraction of seconds with a non-zero digit
+// beyond the sixth.
+func hasSubMicroDigits(s string) bool {
+	i := strings.LastIndexByte(s, '.')
+	if i < 0 {
+		return false
+	}
+	digits := s[i+1:]
+	if j := strings.IndexFunc(digits, func(r rune) bool { return r < '0' || r > '9' }); j >= 0 {
+		digits = digits[:j]
+	}
+	return len(digits) > 6 && strings.Trim(digits[6:], "0") != ""
 }
 
 // addMonths moves t by k months, clamping the day to the target month's

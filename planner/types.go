@@ -26,7 +26,11 @@ var (
 	// typeTimestampTZ is Iceberg's timestamptz, which SQL TIMESTAMP
 	// literals take: instants in UTC.
 	typeTimestampTZ = &arrow.TimestampType{Unit: arrow.Microsecond, TimeZone: "UTC"}
-	typeNull        = arrow.Null
+	// typeTimestampNs and typeTimestampTZNs are Iceberg v3's timestamp_ns
+	// and timestamptz_ns.
+	typeTimestampNs   = &arrow.TimestampType{Unit: arrow.Nanosecond}
+	typeTimestampTZNs = &arrow.TimestampType{Unit: arrow.Nanosecond, TimeZone: "UTC"}
+	typeNull          = arrow.Null
 )
 
 // typeName renders a type in SQL spelling, for EXPLAIN and errors.
@@ -51,10 +55,14 @@ func typeName(t arrow.DataType) string {
 	case arrow.TIME64:
 		return "TIME"
 	case arrow.TIMESTAMP:
+		name := "TIMESTAMP"
 		if t.(*arrow.TimestampType).TimeZone != "" {
-			return "TIMESTAMPTZ"
+			name = "TIMESTAMPTZ"
 		}
-		return "TIMESTAMP"
+		if t.(*arrow.TimestampType).Unit == arrow.Nanosecond {
+			name += "_NS"
+		}
+		return name
 	case arrow.NULL:
 		return "NULL"
 	case arrow.FIXED_SIZE_BINARY:
@@ -163,10 +171,11 @@ func commonType(a, b arrow.DataType) (arrow.DataType, bool) {
 	case isTemporal(a) && isTemporal(b):
 		// prefer a timestamp, and of two timestamps the zoned one, so
 		// comparisons with literals keep the column's type
+		t := b
 		if a.ID() == arrow.TIMESTAMP && (b.ID() != arrow.TIMESTAMP || a.(*arrow.TimestampType).TimeZone != "") {
-			return a, true
+			t = a
 		}
-		return b, true
+		return finerTimestamp(t, a, b), true
 	case isBytesLike(a) && b.ID() == arrow.STRING:
 		// text meets a uuid (or fixed) value: the text is parsed
 		return a, true
@@ -220,4 +229,23 @@ func decimalResult(op byte, l, r *arrow.Decimal128Type) *arrow.Decimal128Type {
 		p = 38
 	}
 	return &arrow.Decimal128Type{Precision: p, Scale: s}
+}
+
+// finerTimestamp gives timestamp t the finest unit of a and b, so that a
+// nanosecond operand is never truncated to microseconds.
+func finerTimestamp(t, a, b arrow.DataType) arrow.DataType {
+	tt, ok := t.(*arrow.TimestampType)
+	if !ok {
+		return t
+	}
+	unit := tt.Unit
+	for _, x := range []arrow.DataType{a, b} {
+		if xt, ok := x.(*arrow.TimestampType); ok && xt.Unit > unit {
+			unit = xt.Unit
+		}
+	}
+	if unit == tt.Unit {
+		return t
+	}
+	return &arrow.TimestampType{Unit: unit, TimeZone: tt.TimeZone}
 }

@@ -182,15 +182,19 @@ func CastValue(v any, from, to arrow.DataType) (any, error) {
 		case arrow.Date32:
 			return x, nil
 		case arrow.Timestamp:
-			return arrow.Date32FromTime(x.ToTime(arrow.Microsecond)), nil
+			return arrow.Date32FromTime(x.ToTime(timestampUnit(from))), nil
 		}
 		return fail()
 	case arrow.TIMESTAMP:
 		switch x := v.(type) {
 		case arrow.Timestamp:
-			return x, nil
+			if out, ok := rescaleTimestamp(x, timestampUnit(from), timestampUnit(to)); ok {
+				return out, nil
+			}
 		case arrow.Date32:
-			return arrow.Timestamp(int64(x) * 86400 * 1e6), nil
+			if out, ok := rescaleTimestamp(arrow.Timestamp(int64(x)*86400), arrow.Second, timestampUnit(to)); ok {
+				return out, nil
+			}
 		}
 		return fail()
 	case arrow.TIME64:
@@ -283,6 +287,13 @@ func parseValue(s string, from, to arrow.DataType) (any, error) {
 	case arrow.TIMESTAMP:
 		for _, l := range timestampLayouts {
 			if t, err := time.Parse(l, s); err == nil {
+				if timestampUnit(to) == arrow.Nanosecond {
+					// UnixNano is undefined outside 1677..2262
+					if t.Before(minNanoTime) || t.After(maxNanoTime) {
+						return fail()
+					}
+					return arrow.Timestamp(t.UnixNano()), nil
+				}
 				return arrow.Timestamp(t.UnixMicro()), nil
 			}
 		}
@@ -345,6 +356,9 @@ func FormatValue(v any, dt arrow.DataType) string {
 	case arrow.Time64:
 		return x.ToTime(arrow.Microsecond).Format("15:04:05.999999")
 	case arrow.Timestamp:
+		if timestampUnit(dt) == arrow.Nanosecond {
+			return x.ToTime(arrow.Nanosecond).UTC().Format("2006-01-02 15:04:05.999999999")
+		}
 		return x.ToTime(arrow.Microsecond).UTC().Format("2006-01-02 15:04:05.999999")
 	case decimal128.Num:
 		scale := int32(0)

@@ -54,6 +54,11 @@ func (p *cursor) typ() (iceberg.Type, error) {
 		return iceberg.TimestampTzType{}, nil
 	case "TIMESTAMP_NTZ", "DATETIME":
 		return iceberg.TimestampType{}, nil
+	case "TIMESTAMP_NS", "TIMESTAMP_NTZ_NS":
+		// Iceberg v3's names: timestamp_ns has no zone, like timestamp
+		return iceberg.TimestampNsType{}, nil
+	case "TIMESTAMPTZ_NS", "TIMESTAMP_LTZ_NS":
+		return iceberg.TimestampTzNsType{}, nil
 	case "BINARY", "VARBINARY", "BLOB", "TINYBLOB", "MEDIUMBLOB", "LONGBLOB", "BYTEA":
 		if _, err := p.optLength(name); err != nil {
 			return nil, err
@@ -197,6 +202,10 @@ func TypeSQL(t iceberg.Type) string {
 		return "TIMESTAMP_NTZ"
 	case iceberg.TimestampTzType:
 		return "TIMESTAMP"
+	case iceberg.TimestampNsType:
+		return "TIMESTAMP_NS"
+	case iceberg.TimestampTzNsType:
+		return "TIMESTAMPTZ_NS"
 	case iceberg.StringType:
 		return "STRING"
 	case iceberg.UUIDType:

@@ -158,6 +158,9 @@ func literalOf(e planner.Expr) (any, bool) {
 	case arrow.Time64:
 		return iceberg.Time(v), true
 	case arrow.Timestamp:
+		if tt, ok := l.Type.(*arrow.TimestampType); ok && tt.Unit == arrow.Nanosecond {
+			return iceberg.TimestampNano(v), true
+		}
 		return iceberg.Timestamp(v), true
 	case decimal128.Num:
 		dt, ok := l.Type.(*arrow.Decimal128Type)
