@@ -100,6 +100,11 @@ func init() {
 			{name: "check_duplicate_files", kind: argBool},
 			{name: "parallelism", kind: argInt}, // Spark's read threads: no effect here
 		}},
+		{name: "rewrite_position_delete_files", run: callRewritePositionDeleteFiles, params: []procParam{
+			tableParam,
+			{name: "options", kind: argStringMap},
+			{name: "where", kind: argString},
+		}},
 		{name: "ancestors_of", run: callAncestorsOf, params: []procParam{
 			tableParam,
 			{name: "snapshot_id", kind: argLong},
