@@ -1,0 +1,185 @@
+package interop
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	goiceberg "github.com/apache/iceberg-go"
+	"github.com/icesql/icesql/iceberg"
+	"github.com/icesql/icesql/internal/sqltest"
+)
+
+// nanoRows are (id, ts, tz) rows whose timestamps have nanoseconds that a
+// microsecond reader would lose, with nulls and a pre-1970 value.
+var nanoRows = []struct {
+	id     int64
+	ts, tz *int64
+}{
+	{1, ptrTo(int64(1767225600123456789)), ptrTo(int64(1767225600000000001))},
+	{2, ptrTo(int64(-1)), nil},
+	{3, nil, ptrTo(int64(1767229200999999999))},
+}
+
+func ptrTo[T any](v T) *T { return &v }
+
+func nanoText(v *int64) string {
+	if v == nil {
+		return "NULL"
+	}
+	return fmt.Sprint(*v)
+}
+
+// wantNanoRows renders nanoRows as renderNanoRecord does.
+func wantNanoRows() []string {
+	var out []string
+	for _, r := range nanoRows {
+		out = append(out, fmt.Sprintf("%d|%s|%s", r.id, nanoText(r.ts), nanoText(r.tz)))
+	}
+	return out
+}
+
+// renderNanoRecords prints id|ts|tz with the raw nanosecond values, and
+// fails unless both timestamps are nanosecond Arrow columns (tz in UTC).
+func renderNanoRecords(tb testing.TB, tbl arrow.Table) []string {
+	tb.Helper()
+	var out []string
+	forEachRecord(tbl, func(rec arrow.RecordBatch) {
+		ts, ok1 := rec.Column(1).(*array.Timestamp)
+		tz, ok2 := rec.Column(2).(*array.Timestamp)
+		if !ok1 || !ok2 {
+			tb.Fatalf("timestamp columns are %v and %v", rec.Column(1).DataType(), rec.Column(2).DataType())
+		}
+		if tt := ts.DataType().(*arrow.TimestampType); tt.Unit != arrow.Nanosecond || tt.TimeZone != "" {
+			tb.Fatalf("ts is %v, want timestamp[ns]", tt)
+		}
+		if tt := tz.DataType().(*arrow.TimestampType); tt.Unit != arrow.Nanosecond || tt.TimeZone == "" {
+			tb.Fatalf("tz is %v, want timestamp[ns, UTC]", tt)
+		}
+		ids := rec.Column(0).(*array.Int64)
+		for i := range int(rec.NumRows()) {
+			cell := func(a *array.Timestamp) string {
+				if a.IsNull(i) {
+					return "NULL"
+				}
+				return fmt.Sprint(int64(a.Value(i)))
+			}
+			out = append(out, fmt.Sprintf("%d|%s|%s", ids.Value(i), cell(ts), cell(tz)))
+		}
+	})
+	slices.Sort(out)
+	return out
+}
+
+// TestNanoTimestampsSQLWritesIcebergGoReads: a v3 table with
+// timestamp_ns and timestamptz_ns columns (partitioned by hour and bucket
+// of them) written through SQL reads the same in iceberg-go, to the
+// nanosecond; nanosecond filters prune files by their bounds.
+func TestNanoTimestampsSQLWritesIcebergGoReads(t *testing.T) {
+	dir := t.TempDir()
+	db := openSQL(t, dir)
+	mustExec(t, db, "CREATE NAMESPACE lake")
+	mustExec(t, db, "CREATE TABLE lake.ns (id BIGINT NOT NULL, ts TIMESTAMP_NS, tz TIMESTAMPTZ_NS) "+
+		"PARTITIONED BY (hours(tz), bucket(4, ts)) TBLPROPERTIES ('format-version' = '3')")
+	for _, r := range nanoRows {
+		var args []any
+		for _, v := range []*int64{r.ts, r.tz} {
+			if v == nil {
+				args = append(args, nil)
+			} else {
+				args = append(args, nanoSQLText(*v))
+			}
+		}
+		mustExec(t, db, "INSERT INTO lake.ns VALUES (?, CAST(? AS TIMESTAMP_NS), CAST(? AS TIMESTAMPTZ_NS))", r.id, args[0], args[1])
+	}
+
+	goCat := openGoCatalog(t, filepath.Join(dir, "catalog.db"), dir)
+	goTbl := goLoad(t, goCat, goIdent([]string{"lake"}, "ns"))
+	if v := goTbl.Metadata().Version(); v != 3 {
+		t.Fatalf("iceberg-go sees format version %d", v)
+	}
+	for name, want := range map[string]goiceberg.Type{"ts": goiceberg.TimestampNsType{}, "tz": goiceberg.TimestampTzNsType{}} {
+		f, ok := goTbl.Schema().FindFieldByName(name)
+		if !ok || !f.Type.Equals(want) {
+			t.Fatalf("iceberg-go reads column %s as %v", name, f.Type)
+		}
+	}
+	tbl, err := goTbl.Scan().ToArrowTable(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tbl.Release()
+	if got, want := renderNanoRecords(t, tbl), wantNanoRows(); !slices.Equal(got, want) {
+		t.Fatalf("iceberg-go reads\n%v\nwant\n%v", got, want)
+	}
+
+	for _, where := range []string{
+		"ts = CAST('" + nanoSQLText(1767225600123456789) + "' AS TIMESTAMP_NS)",
+		"tz < '2026-01-01 00:00:00.000000002'",
+	} {
+		t.Run(where, func(t *testing.T) {
+			plan := strings.Join(sqltest.QueryStrings(t, db, "EXPLAIN SELECT id FROM lake.ns WHERE "+where), "\n")
+			if !strings.Contains(plan, "manifests 1/3") { // one manifest per INSERT
+				t.Errorf("plan does not prune to one file:\n%s", plan)
+			}
+			if got := sqltest.QueryStrings(t, db, "SELECT id FROM lake.ns WHERE "+where); len(got) != 1 || got[0] != "1" {
+				t.Errorf("rows %v, want [1]", got)
+			}
+		})
+	}
+}
+
+// nanoSQLText is the SQL text of a nanosecond instant (UTC).
+func nanoSQLText(ns int64) string {
+	return time.Unix(0, ns).UTC().Format("2006-01-02 15:04:05.999999999")
+}
+
+// TestNanoTimestampsIcebergGoWritesSQLReads: iceberg-go creates and
+// appends to a v3 table with nanosecond timestamps; SELECT returns them
+// to the nanosecond.
+func TestNanoTimestampsIcebergGoWritesSQLReads(t *testing.T) {
+	dir := t.TempDir()
+	goCat := openGoCatalog(t, filepath.Join(dir, "catalog.db"), dir)
+	schema := iceberg.MustSchema(0,
+		iceberg.NestedField{ID: 1, Name: "id", Type: iceberg.LongType{}, Required: true},
+		iceberg.NestedField{ID: 2, Name: "ts", Type: iceberg.TimestampNsType{}},
+		iceberg.NestedField{ID: 3, Name: "tz", Type: iceberg.TimestampTzNsType{}},
+	)
+	gs := goSchema(t, schema)
+	goTbl := goCreateTable(t, goCat, dir, goIdent([]string{"lake"}, "ns"), gs, nil, goiceberg.Properties{"format-version": "3"})
+	sc := arrowOf(t, schema)
+	b := array.NewRecordBuilder(memory.DefaultAllocator, sc)
+	for _, r := range nanoRows {
+		b.Field(0).(*array.Int64Builder).Append(r.id)
+		for i, v := range []*int64{r.ts, r.tz} {
+			tb := b.Field(1 + i).(*array.TimestampBuilder)
+			if v == nil {
+				tb.AppendNull()
+			} else {
+				tb.Append(arrow.Timestamp(*v))
+			}
+		}
+	}
+	rec := b.NewRecordBatch()
+	b.Release()
+	goAppend(t, goTbl, rec)
+	rec.Release()
+
+	db := openSQL(t, dir)
+	got := sqltest.QueryStrings(t, db, "SELECT concat_ws('|', CAST(id AS STRING), coalesce(CAST(ts AS STRING), 'NULL'), coalesce(CAST(tz AS STRING), 'NULL')) FROM lake.ns ORDER BY id")
+	want := []string{
+		"1|2026-01-01 00:00:00.123456789|2026-01-01 00:00:00.000000001",
+		"2|1969-12-31 23:59:59.999999999|NULL",
+		"3|NULL|2026-01-01 01:00:00.999999999",
+	}
+	if !slices.Equal(got, want) {
+		t.Fatalf("SQL reads\n%v\nwant\n%v", got, want)
+	}
+}
