@@ -310,10 +310,19 @@ func rewriteDeleteFiles(ctx context.Context, t *table.Table, tasks []scan.FileSc
 	for _, d := range added {
 		u.AddDeleteFile(d)
 		res.added++
-		res.addedBytes += d.FileSizeInBytes
+		res.addedBytes += deleteContentSize(d)
 	}
 	if _, err := u.Commit(ctx); err != nil {
 		return nil, err
 	}
 	return res, nil
+}
+
+// deleteContentSize is a delete file's bytes: a deletion vector's blob
+// rather than its whole Puffin file, as Java counts them.
+func deleteContentSize(f iceberg.DataFile) int64 {
+	if datafile.IsDeletionVector(f) && f.ContentSizeInBytes != nil {
+		return *f.ContentSizeInBytes
+	}
+	return f.FileSizeInBytes
 }
