@@ -3,9 +3,9 @@ package sqlexec_test
 import (
 	"context"
 	"database/sql"
-	"io"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 	"testing"
 
