@@ -100,6 +100,12 @@ func TestNanoTimestampsSQLWritesIcebergGoReads(t *testing.T) {
 		mustExec(t, db, "INSERT INTO lake.ns VALUES (?, CAST(? AS TIMESTAMP_NS), CAST(? AS TIMESTAMPTZ_NS))", r.id, args[0], args[1])
 	}
 
+	show := strings.Join(sqltest.QueryStrings(t, db, "SHOW CREATE TABLE lake.ns"), "\n")
+	for _, want := range []string{"ts TIMESTAMP_NS", "tz TIMESTAMPTZ_NS", "hour(tz)", "'format-version' = '3'"} {
+		if !strings.Contains(show, want) {
+			t.Errorf("SHOW CREATE TABLE lacks %q:\n%s", want, show)
+		}
+	}
 	goCat := openGoCatalog(t, filepath.Join(dir, "catalog.db"), dir)
 	goTbl := goLoad(t, goCat, goIdent([]string{"lake"}, "ns"))
 	if v := goTbl.Metadata().Version(); v != 3 {

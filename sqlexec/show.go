@@ -4,6 +4,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 
 	"context"
+	"maps"
 	"slices"
 	"sort"
 	"strconv"
@@ -163,7 +164,16 @@ func (s *Session) showCreateTable(ctx context.Context, st *parser.ShowCreateTabl
 		b.WriteString("PARTITIONED BY (" + strings.Join(terms, ", ") + ")\n")
 	}
 	b.WriteString("LOCATION " + parser.QuoteString(meta.Location()) + "\n")
-	writeTblProperties(&b, meta.Properties())
+	props := meta.Properties()
+	if v := meta.FormatVersion(); v != iceberg.DefaultFormatVersion {
+		// the statement must recreate the version: v3 column types need it
+		props = maps.Clone(props)
+		if props == nil {
+			props = map[string]string{}
+		}
+		props[iceberg.PropFormatVersion] = strconv.Itoa(v)
+	}
+	writeTblProperties(&b, props)
 	return memRows(schemaOf(field("createtab_stmt", tString, false)), [][]any{{b.String()}})
 }
 
