@@ -34,6 +34,10 @@ var minIntProperties = map[string]int64{
 	PropMaxSnapshotAgeMs:            0,
 	PropMinSnapshotsToKeep:          0,
 	PropMaxRefAgeMs:                 0,
+	// Read by the Parquet writer (iceberg/parquetfile).
+	"write.parquet.page-row-limit":       1,
+	"write.parquet.page-size-bytes":      1,
+	"write.parquet.row-group-size-bytes": 1,
 }
 
 var boolProperties = map[string]bool{

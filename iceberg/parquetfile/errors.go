@@ -16,6 +16,10 @@ var ErrReaderClosed = errors.New("parquetfile: record reader is closed")
 // ErrUnknownCodec is returned for an unsupported compression codec name.
 var ErrUnknownCodec = errors.New("parquetfile: unknown compression codec")
 
+// ErrCompressionLevel is returned for a compression level the codec does
+// not have.
+var ErrCompressionLevel = errors.New("parquetfile: compression level out of range")
+
 // ErrNoFieldIDs is returned when a file's columns carry no field ids and the
 // caller supplied no name mapping.
 var ErrNoFieldIDs = errors.New("parquetfile: file has no field ids and no name mapping was given")

@@ -18,6 +18,8 @@ const (
 	PropCompressionCodec  = "write.parquet.compression-codec"
 	PropRowGroupSizeBytes = "write.parquet.row-group-size-bytes"
 	PropPageSizeBytes     = "write.parquet.page-size-bytes"
+	PropPageRowLimit      = "write.parquet.page-row-limit"
+	PropCompressionLevel  = "write.parquet.compression-level"
 	PropTargetFileSize    = "write.target-file-size-bytes"
 )
 
@@ -31,6 +33,12 @@ type WriterOptions struct {
 	RowGroupSizeBytes int64
 	// PageSizeBytes is the target page size; default 1 MiB.
 	PageSizeBytes int
+	// PageRowLimit caps the rows of a page, as Java's writer does;
+	// default 20,000.
+	PageRowLimit int
+	// CompressionLevel is the codec's level (zstd 1-22, gzip 1-9); 0
+	// takes the codec's default. Ignored by snappy and uncompressed.
+	CompressionLevel int
 	// TruncateLength cuts string and binary bounds (Java's truncate(16)
 	// metrics mode); default 16. Negative disables bounds.
 	TruncateLength int
@@ -63,6 +71,23 @@ func OptionsFromProperties(props map[string]string) (WriterOptions, error) {
 		}
 		o.PageSizeBytes = n
 	}
+	if v, ok := props[PropPageRowLimit]; ok {
+		n, err := strconv.Atoi(v)
+		if err != nil || n <= 0 {
+			return o, fmt.Errorf("parquetfile: %s=%q is not a positive integer", PropPageRowLimit, v)
+		}
+		o.PageRowLimit = n
+	}
+	if v, ok := props[PropCompressionLevel]; ok && v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil {
+			return o, fmt.Errorf("parquetfile: %s=%q is not an integer", PropCompressionLevel, v)
+		}
+		if _, err := codecFor(o.Compression, n); err != nil {
+			return o, err
+		}
+		o.CompressionLevel = n
+	}
 	return o, nil
 }
 
@@ -72,6 +97,9 @@ func (o WriterOptions) withDefaults() WriterOptions {
 	}
 	if o.PageSizeBytes <= 0 {
 		o.PageSizeBytes = 1 << 20
+	}
+	if o.PageRowLimit <= 0 {
+		o.PageRowLimit = 20_000
 	}
 	if o.Concurrency <= 0 {
 		o.Concurrency = runtime.GOMAXPROCS(0)

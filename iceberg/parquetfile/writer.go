@@ -32,9 +32,12 @@ type Writer struct {
 	rowGroups []format.RowGroup
 	rows      int64
 	rgRows    int64
-	started   bool
-	closed    bool
-	metrics   Metrics
+	// pageRows counts each leaf's rows since its page began, for the
+	// page row limit.
+	pageRows []int
+	started  bool
+	closed   bool
+	metrics  Metrics
 }
 
 // NewWriter starts a Parquet file for schema on w. Nothing is written to w
@@ -45,7 +48,7 @@ func NewWriter(w io.Writer, schema *iceberg.Schema, opts WriterOptions) (*Writer
 	if err != nil {
 		return nil, err
 	}
-	codec, err := codecByName(opts.Compression)
+	codec, err := codecFor(opts.Compression, opts.CompressionLevel)
 	if err != nil {
 		return nil, err
 	}
@@ -68,7 +71,8 @@ func NewWriter(w io.Writer, schema *iceberg.Schema, opts WriterOptions) (*Writer
 		}
 		l.cw.init(l, ll.kind, ll.width, codec, sem)
 	}
-	return &Writer{out: &countingWriter{w: w}, schema: schema, arrow: as, opts: opts, roots: roots, leaves: leaves, layout: layout}, nil
+	return &Writer{out: &countingWriter{w: w}, schema: schema, arrow: as, opts: opts, roots: roots, leaves: leaves, layout: layout,
+		pageRows: make([]int, len(leaves))}, nil
 }
 
 // ArrowSchema is the Arrow schema records are converted to before writing.
@@ -93,8 +97,13 @@ func (w *Writer) Write(rec arrow.RecordBatch) error {
 		}
 	}
 	n := int(cast.NumRows())
-	for from := 0; from < n; from += writeChunkRows {
+	for from := 0; from < n; {
+		// A chunk ends where a page reaches its row limit, so pages are
+		// cut at the limit exactly.
 		to := min(from+writeChunkRows, n)
+		for _, r := range w.pageRows {
+			to = min(to, from+w.opts.PageRowLimit-r)
+		}
 		for i, root := range w.roots {
 			if err := root.emitRows(cast.Column(i), from, to); err != nil {
 				return err
@@ -103,14 +112,17 @@ func (w *Writer) Write(rec arrow.RecordBatch) error {
 		w.rows += int64(to - from)
 		w.rgRows += int64(to - from)
 		var buffered int64
-		for _, l := range w.leaves {
-			if l.cw.page.rawSize() >= w.opts.PageSizeBytes {
+		for i, l := range w.leaves {
+			w.pageRows[i] += to - from
+			if w.pageRows[i] >= w.opts.PageRowLimit || l.cw.page.rawSize() >= w.opts.PageSizeBytes {
 				if err := l.cw.flushPage(); err != nil {
 					return err
 				}
+				w.pageRows[i] = 0
 			}
 			buffered += l.cw.bufferedSize()
 		}
+		from = to
 		if buffered >= w.opts.RowGroupSizeBytes {
 			if err := w.flushRowGroup(); err != nil {
 				return err
@@ -132,10 +144,11 @@ func (w *Writer) flushRowGroup() error {
 	if len(w.rowGroups) >= 1<<15 {
 		return fmt.Errorf("parquetfile: too many row groups")
 	}
-	for _, l := range w.leaves {
+	for i, l := range w.leaves {
 		if err := l.cw.flushPage(); err != nil {
 			return err
 		}
+		w.pageRows[i] = 0
 	}
 	for _, l := range w.leaves {
 		if err := l.cw.wait(); err != nil {
