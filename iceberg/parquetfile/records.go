@@ -155,7 +155,10 @@ func (rr *RecordReader) next() (arrow.RecordBatch, error) {
 			return nil, err
 		}
 	}
-	n := int(min(int64(rr.opts.BatchSize), rr.rgRows-rr.rgNext))
+	n, err := rr.pageAligned(int(min(int64(rr.opts.BatchSize), rr.rgRows-rr.rgNext)))
+	if err != nil {
+		return nil, err
+	}
 	ranges := make(map[*rleaf][2]int, len(rr.chunked))
 	for _, l := range rr.chunked {
 		e1, err := l.advanceRows(n)
@@ -200,6 +203,28 @@ func (rr *RecordReader) next() (arrow.RecordBatch, error) {
 	}
 	rr.rgNext += int64(n)
 	return array.NewRecordBatch(rr.schema, cols, int64(n)), nil
+}
+
+// pageAligned shortens a batch of n rows to end where the current page
+// of a flat column ends, unless that leaves less than a quarter of it: a
+// batch within one page of each column shares the pages' PLAIN values
+// instead of copying them. (A writer's page row limit ends the pages of
+// every column on the same rows, so batches then never straddle pages.)
+func (rr *RecordReader) pageAligned(n int) (int, error) {
+	left := n
+	for _, f := range rr.flat {
+		if f == nil {
+			continue
+		}
+		if err := f.ensurePage(); err != nil {
+			return 0, err
+		}
+		left = min(left, f.leaf.chunk.n-f.pos)
+	}
+	if left < n/4 {
+		return n, nil
+	}
+	return left, nil
 }
 
 // loadNextRowGroup decodes the projected chunks of the next row group that
