@@ -241,6 +241,8 @@ func ValidateValue(t Type, v any) error {
 		if b, ok = v.([]byte); ok && len(b) != tt.Length {
 			return fmt.Errorf("%w: %d bytes for %s", ErrTypeMismatch, len(b), t)
 		}
+	case UnknownType:
+		return fmt.Errorf("%w: %T value for unknown, whose values are always null", ErrTypeMismatch, v)
 	case DecimalType:
 		var d Decimal
 		if d, ok = v.(Decimal); ok {

@@ -88,6 +88,8 @@ func ValueFromJSON(t Type, raw json.RawMessage) (any, error) {
 		return fmt.Errorf("%w: JSON %s is not a %s value: %v", ErrTypeMismatch, truncateForError(raw), t, err)
 	}
 	switch t.(type) {
+	case UnknownType:
+		return nil, fmt.Errorf("%w: JSON %s for unknown, whose values are always null", ErrTypeMismatch, truncateForError(raw))
 	case BooleanType:
 		var b bool
 		if err := json.Unmarshal(raw, &b); err != nil {

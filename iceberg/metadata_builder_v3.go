@@ -21,7 +21,8 @@ func (e *TypeVersionError) Unwrap() error { return ErrInvalidSchema }
 
 // CheckTypesForFormatVersion returns a *TypeVersionError for the first
 // column of s (nested ones included) whose type is newer than the format
-// version.
+// version, and an ErrInvalidSchema error for an unknown column that is
+// required or has a non-null default.
 func CheckTypesForFormatVersion(s *Schema, formatVersion int) error {
 	return checkFieldVersions(s, s.Fields(), formatVersion)
 }
@@ -34,12 +35,21 @@ func checkFieldVersions(s *Schema, fields []NestedField, version int) error {
 			}
 			continue
 		}
+		name, ok := s.FindColumnName(f.ID)
+		if !ok {
+			name = f.Name
+		}
 		if need := MinFormatVersion(f.Type); need > version {
-			name, ok := s.FindColumnName(f.ID)
-			if !ok {
-				name = f.Name
-			}
 			return &TypeVersionError{Column: name, Type: f.Type, MinVersion: need, FormatVersion: version}
+		}
+		if _, unknown := f.Type.(UnknownType); unknown {
+			// the spec: unknown columns are optional with null defaults
+			if f.Required {
+				return metaErrorf(ErrInvalidSchema, "column %q of type unknown must be optional (its values are always null)", name)
+			}
+			if f.InitialDefault != nil || f.WriteDefault != nil {
+				return metaErrorf(ErrInvalidSchema, "column %q of type unknown must have null defaults", name)
+			}
 		}
 	}
 	return nil

@@ -22,13 +22,14 @@ var primitiveTypesByName = map[string]PrimitiveType{
 	"timestamptz":    TimestampTzType{},
 	"timestamp_ns":   TimestampNsType{},
 	"timestamptz_ns": TimestampTzNsType{},
+	"unknown":        UnknownType{},
 	"string":         StringType{},
 	"uuid":           UUIDType{},
 	"binary":         BinaryType{},
 }
 
 // v3 type names this engine cannot represent yet.
-var unsupportedTypeNames = []string{"unknown", "variant", "geometry", "geography"}
+var unsupportedTypeNames = []string{"variant", "geometry", "geography"}
 
 // ParseType parses a primitive type name as written in metadata JSON:
 // "long", "decimal(10,2)" (also "decimal(10, 2)"), "fixed[16]". Names are

@@ -239,6 +239,9 @@ func CanPromote(from, to Type) bool {
 		return true
 	}
 	switch f := from.(type) {
+	case UnknownType:
+		// v3: a column of unknown type (all nulls) may become any type
+		return true
 	case IntType:
 		_, ok := to.(LongType)
 		return ok

@@ -8,16 +8,24 @@ type (
 	TimestampNsType struct{}
 	// TimestampTzNsType is timestamptz_ns: nanoseconds since the epoch, UTC.
 	TimestampTzNsType struct{}
+	// UnknownType is unknown: a column whose type is not known yet. Its
+	// values are always null, it is never required, its defaults are null,
+	// and data files do not store it. It may later be promoted to any
+	// type.
+	UnknownType struct{}
 )
 
 func (TimestampNsType) String() string   { return "timestamp_ns" }
 func (TimestampTzNsType) String() string { return "timestamptz_ns" }
+func (UnknownType) String() string       { return "unknown" }
 
 func (TimestampNsType) isType()   {}
 func (TimestampTzNsType) isType() {}
+func (UnknownType) isType()       {}
 
 func (TimestampNsType) isPrimitive()   {}
 func (TimestampTzNsType) isPrimitive() {}
+func (UnknownType) isPrimitive()       {}
 
 // TimestampNano is nanoseconds since 1970-01-01T00:00:00 (UTC for
 // timestamptz_ns): the Go value form of timestamp_ns and timestamptz_ns.
@@ -57,7 +65,7 @@ func isZonedTimestamp(t Type) bool {
 // (including every type nested in it) may appear.
 func MinFormatVersion(t Type) int {
 	switch tt := t.(type) {
-	case TimestampNsType, TimestampTzNsType:
+	case TimestampNsType, TimestampTzNsType, UnknownType:
 		return 3
 	case NestedType:
 		v := 1

@@ -194,3 +194,61 @@ func TestNanoTimestampNeedsV3(t *testing.T) {
 		})
 	}
 }
+
+func TestUnknownType(t *testing.T) {
+	typ, err := ParseType("unknown")
+	if err != nil || typ != (UnknownType{}) {
+		t.Fatalf("ParseType: %v, %v", typ, err)
+	}
+	if err := ValidateValue(UnknownType{}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := ValidateValue(UnknownType{}, int32(1)); !errors.Is(err, ErrTypeMismatch) {
+		t.Fatalf("non-null value accepted: %v", err)
+	}
+	if v, err := ValueFromJSON(UnknownType{}, []byte("null")); v != nil || err != nil {
+		t.Fatalf("null: %v, %v", v, err)
+	}
+	if _, err := ValueFromJSON(UnknownType{}, []byte("1")); !errors.Is(err, ErrTypeMismatch) {
+		t.Fatalf("non-null JSON accepted: %v", err)
+	}
+	for _, to := range []Type{LongType{}, StringType{}, TimestampNsType{}, &ListType{ElementID: 9, Element: IntType{}}} {
+		if !CanPromote(UnknownType{}, to) {
+			t.Errorf("unknown cannot be promoted to %s", to)
+		}
+	}
+	if CanPromote(LongType{}, UnknownType{}) {
+		t.Error("long promoted to unknown")
+	}
+	for _, tr := range []Transform{BucketTransform{N: 2}, DayTransform{}, TruncateTransform{W: 2}} {
+		if tr.CanTransform(UnknownType{}) {
+			t.Errorf("%s transforms unknown", tr)
+		}
+	}
+}
+
+func TestUnknownColumnRules(t *testing.T) {
+	cases := []struct {
+		name    string
+		field   NestedField
+		version string
+		wantErr bool
+	}{
+		{"optional in v3", NestedField{ID: 1, Name: "u", Type: UnknownType{}}, "3", false},
+		{"in v2", NestedField{ID: 1, Name: "u", Type: UnknownType{}}, "2", true},
+		{"required", NestedField{ID: 1, Name: "u", Type: UnknownType{}, Required: true}, "3", true},
+		{"list element required", NestedField{ID: 1, Name: "l", Type: &ListType{ElementID: 2, Element: UnknownType{}, ElementRequired: true}}, "3", true},
+		{"list element optional", NestedField{ID: 1, Name: "l", Type: &ListType{ElementID: 2, Element: UnknownType{}}}, "3", false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := NewTableMetadata(MustSchema(0, c.field), nil, nil, "file:///t", map[string]string{PropFormatVersion: c.version})
+			if (err != nil) != c.wantErr {
+				t.Fatalf("err = %v, want error %v", err, c.wantErr)
+			}
+			if err != nil && !errors.Is(err, ErrInvalidSchema) {
+				t.Fatalf("error %v does not wrap ErrInvalidSchema", err)
+			}
+		})
+	}
+}

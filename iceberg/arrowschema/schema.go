@@ -65,6 +65,8 @@ func TypeToArrow(t iceberg.Type) (arrow.DataType, error) {
 		return &arrow.TimestampType{Unit: arrow.Microsecond}, nil
 	case iceberg.TimestampTzType:
 		return &arrow.TimestampType{Unit: arrow.Microsecond, TimeZone: "UTC"}, nil
+	case iceberg.UnknownType:
+		return arrow.Null, nil
 	case iceberg.TimestampNsType:
 		return &arrow.TimestampType{Unit: arrow.Nanosecond}, nil
 	case iceberg.TimestampTzNsType:
@@ -173,6 +175,8 @@ func TypeFromArrow(t arrow.DataType) (iceberg.Type, error) {
 		return iceberg.DecimalType{Precision: int(t.Precision), Scale: int(t.Scale)}, nil
 	case *arrow.Date32Type:
 		return iceberg.DateType{}, nil
+	case *arrow.NullType:
+		return iceberg.UnknownType{}, nil
 	case *arrow.Time64Type:
 		if t.Unit == arrow.Microsecond {
 			return iceberg.TimeType{}, nil

@@ -63,6 +63,10 @@ func (b *binder) bind(f iceberg.NestedField, c *parquet.Column, path []string, s
 		return nil, err
 	}
 	n := &rnode{field: f, arrowType: at, slotDef: slotDef, rep: rep}
+	if _, unknown := f.Type.(iceberg.UnknownType); unknown {
+		// the spec: whatever a file holds for an unknown column is ignored
+		c = nil
+	}
 	if c == nil {
 		if f.Required && f.InitialDefault == nil {
 			return nil, fmt.Errorf("%w: required field %q (id %d) is missing from the file", iceberg.ErrInvalidDataFile, f.Name, f.ID)

@@ -47,6 +47,9 @@ var (
 func parquetSchema(s *iceberg.Schema) (*parquet.Schema, error) {
 	root := &pqNode{name: "table", typ: groupType, fields: []parquet.Field{}}
 	for _, f := range s.Fields() {
+		if omitted(f.Type) {
+			continue
+		}
 		n, err := fieldNode(f.Name, f.ID, !f.Required, f.Type)
 		if err != nil {
 			return nil, err
@@ -63,6 +66,9 @@ func fieldNode(name string, id int, optional bool, t iceberg.Type) (*pqNode, err
 		n.typ = groupType
 		n.fields = []parquet.Field{}
 		for _, f := range t.FieldList {
+			if omitted(f.Type) {
+				continue
+			}
 			c, err := fieldNode(f.Name, f.ID, !f.Required, f.Type)
 			if err != nil {
 				return nil, err
@@ -70,6 +76,9 @@ func fieldNode(name string, id int, optional bool, t iceberg.Type) (*pqNode, err
 			n.fields = append(n.fields, c)
 		}
 	case *iceberg.ListType:
+		if omitted(t.Element) {
+			return nil, fmt.Errorf("%w: field %q: a list of unknown cannot be stored in a data file", iceberg.ErrUnsupported, name)
+		}
 		elem, err := fieldNode("element", t.ElementID, !t.ElementRequired, t.Element)
 		if err != nil {
 			return nil, err
@@ -77,6 +86,9 @@ func fieldNode(name string, id int, optional bool, t iceberg.Type) (*pqNode, err
 		n.typ = listType
 		n.fields = []parquet.Field{&pqNode{name: "list", repeated: true, typ: groupType, fields: []parquet.Field{elem}}}
 	case *iceberg.MapType:
+		if omitted(t.Key) || omitted(t.Value) {
+			return nil, fmt.Errorf("%w: field %q: a map of unknown cannot be stored in a data file", iceberg.ErrUnsupported, name)
+		}
 		key, err := fieldNode("key", t.KeyID, false, t.Key)
 		if err != nil {
 			return nil, err

@@ -29,6 +29,7 @@ const (
 	kindStruct
 	kindList
 	kindMap
+	kindOmitted // unknown: never written to data files
 )
 
 // leafColumn is one Parquet column being written: its page buffer,
@@ -60,6 +61,9 @@ func buildWriteTree(s *iceberg.Schema) ([]*wnode, []*leafColumn) {
 			def++
 		}
 		switch t := t.(type) {
+		case iceberg.UnknownType:
+			// not stored (spec): a node with no leaves writes nothing
+			n.kind = kindOmitted
 		case *iceberg.StructType:
 			n.kind = kindStruct
 			for _, f := range t.FieldList {
@@ -120,6 +124,9 @@ func buildWriteTree(s *iceberg.Schema) ([]*wnode, []*leafColumn) {
 
 // emitRows shreds rows [from, to) of arr (the column of node n).
 func (n *wnode) emitRows(arr arrow.Array, from, to int) error {
+	if n.kind == kindOmitted {
+		return nil
+	}
 	if n.kind == kindLeaf {
 		return n.leaf.appendFlat(arr, from, to, n.optional)
 	}
@@ -134,6 +141,9 @@ func (n *wnode) emitRows(arr arrow.Array, from, to int) error {
 // emit shreds element i of arr; def is the definition level of the slot
 // (the parent is present), rep the repetition level of the first value.
 func (n *wnode) emit(arr arrow.Array, i int, rep, def byte) error {
+	if n.kind == kindOmitted {
+		return nil
+	}
 	if n.optional {
 		if arr.IsNull(i) {
 			n.emitNulls(rep, def)
