@@ -108,27 +108,35 @@ func BenchmarkWrite1M(b *testing.B) {
 	defer releaseAll(recs)
 	ctx := context.Background()
 	b.Run("icesql", func(b *testing.B) {
+		var cpu int64
 		for range b.N {
 			b.StopTimer()
 			t := e.newIceTable(b)
 			b.StartTimer()
+			c := processCPU()
 			if _, err := iceAppend(ctx, t, recs...); err != nil {
 				b.Fatal(err)
 			}
+			cpu += processCPU() - c
 		}
+		b.ReportMetric(float64(cpu)/1e6/float64(b.N), "cpu-ms/op")
 		b.ReportMetric(float64(benchRows)*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
 	})
 	b.Run("iceberg-go", func(b *testing.B) {
+		var cpu int64
 		for range b.N {
 			b.StopTimer()
 			t := e.newGoTable(b)
 			rdr := recordReader(b, recs...)
 			b.StartTimer()
+			c := processCPU()
 			if _, err := t.Append(ctx, rdr, nil); err != nil {
 				b.Fatal(err)
 			}
+			cpu += processCPU() - c
 			rdr.Release()
 		}
+		b.ReportMetric(float64(cpu)/1e6/float64(b.N), "cpu-ms/op")
 		b.ReportMetric(float64(benchRows)*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
 	})
 }
