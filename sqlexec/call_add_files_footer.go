@@ -1,8 +1,12 @@
 package sqlexec
 
 import (
+	"bytes"
+	"cmp"
+	"encoding/binary"
 	"fmt"
 	"os"
+	"unicode/utf8"
 
 	"github.com/parquet-go/parquet-go"
 
@@ -143,41 +147,44 @@ func footerMetrics(pf *parquet.File, size int64, schema *iceberg.Schema, mapping
 		}
 		walk(c, id, true)
 	}
+	// Footer metadata only: the column chunk accessors of the Parquet
+	// library decode statistics without checking their lengths.
 	rgMeta := pf.Metadata().RowGroups
 	for _, l := range leaves {
-		var lo, hi *parquet.Value
-		boundsOK := l.topLevel
-		for g, rg := range pf.RowGroups() {
-			idx := l.col.Index()
-			if g < len(rgMeta) && idx < len(rgMeta[g].Columns) {
-				m.ColumnSizes[l.id] += rgMeta[g].Columns[idx].MetaData.TotalCompressedSize
+		idx := l.col.Index()
+		kind := l.col.Type().Kind()
+		var lo, hi []byte
+		boundsOK, nullsKnown := l.topLevel, true
+		for g := range rgMeta {
+			if idx < 0 || idx >= len(rgMeta[g].Columns) {
+				boundsOK, nullsKnown = false, false
+				continue
 			}
-			cc, ok := rg.ColumnChunks()[idx].(*parquet.FileColumnChunk)
-			if !ok {
+			md := &rgMeta[g].Columns[idx].MetaData
+			m.ColumnSizes[l.id] += md.TotalCompressedSize
+			m.ValueCounts[l.id] += md.NumValues
+			st := &md.Statistics
+			noStats := st.MinValue == nil && st.MaxValue == nil && st.Min == nil && st.Max == nil && st.NullCount == 0
+			if noStats {
+				nullsKnown = false
+			}
+			m.NullValueCounts[l.id] += st.NullCount
+			if !boundsOK || md.NumValues == st.NullCount && !noStats {
+				continue // all nulls: no bounds to merge
+			}
+			if st.MinValue == nil || st.MaxValue == nil {
 				boundsOK = false
 				continue
 			}
-			m.ValueCounts[l.id] += cc.NumValues()
-			m.NullValueCounts[l.id] += cc.NullCount()
-			if !boundsOK {
-				continue
+			if lo == nil || compareStat(kind, st.MinValue, lo) < 0 {
+				lo = st.MinValue
 			}
-			mn, mx, ok := cc.Bounds()
-			if !ok {
-				if cc.NumValues() > cc.NullCount() {
-					boundsOK = false // values without statistics: no bounds
-				}
-				continue
+			if hi == nil || compareStat(kind, st.MaxValue, hi) > 0 {
+				hi = st.MaxValue
 			}
-			typ := l.col.Type()
-			if lo == nil || typ.Compare(mn, *lo) < 0 {
-				v := mn.Clone()
-				lo = &v
-			}
-			if hi == nil || typ.Compare(mx, *hi) > 0 {
-				v := mx.Clone()
-				hi = &v
-			}
+		}
+		if !nullsKnown {
+			delete(m.NullValueCounts, l.id)
 		}
 		if !boundsOK || lo == nil {
 			continue
@@ -186,8 +193,8 @@ func footerMetrics(pf *parquet.File, size int64, schema *iceberg.Schema, mapping
 		if !ok {
 			continue
 		}
-		if lb, ok := boundBytes(tf.Type, *lo); ok {
-			if ub, ok := boundBytes(tf.Type, *hi); ok {
+		if lb, ok := boundBytes(tf.Type, kind, lo); ok {
+			if ub, ok := boundBytes(tf.Type, kind, hi); ok {
 				m.LowerBounds[l.id], m.UpperBounds[l.id] = lb, ub
 			}
 		}
@@ -195,43 +202,76 @@ func footerMetrics(pf *parquet.File, size int64, schema *iceberg.Schema, mapping
 	return m
 }
 
+// plainInt decodes a PLAIN statistic of the given width (false when the
+// footer holds the wrong number of bytes).
+func plainInt(b []byte, width int) (int64, bool) {
+	switch {
+	case width == 4 && len(b) == 4:
+		return int64(int32(binary.LittleEndian.Uint32(b))), true
+	case width == 8 && len(b) == 8:
+		return int64(binary.LittleEndian.Uint64(b)), true
+	}
+	return 0, false
+}
+
+// compareStat orders two PLAIN statistics of a physical type; malformed
+// ones compare equal (boundBytes then refuses them).
+func compareStat(kind parquet.Kind, a, b []byte) int {
+	switch kind {
+	case parquet.Int32, parquet.Int64:
+		w := 4
+		if kind == parquet.Int64 {
+			w = 8
+		}
+		x, ok1 := plainInt(a, w)
+		y, ok2 := plainInt(b, w)
+		if !ok1 || !ok2 {
+			return 0
+		}
+		return cmp.Compare(x, y)
+	}
+	return bytes.Compare(a, b)
+}
+
 // boundBytes serializes a footer bound as the table's type, for the types
 // whose Parquet ordering is Iceberg's.
-func boundBytes(t iceberg.Type, v parquet.Value) ([]byte, bool) {
+func boundBytes(t iceberg.Type, kind parquet.Kind, b []byte) ([]byte, bool) {
 	var x any
 	switch t.(type) {
 	case iceberg.BooleanType:
-		if v.Kind() != parquet.Boolean {
+		if kind != parquet.Boolean || len(b) != 1 || b[0] > 1 {
 			return nil, false
 		}
-		x = v.Boolean()
-	case iceberg.IntType:
-		if v.Kind() != parquet.Int32 {
+		x = b[0] == 1
+	case iceberg.IntType, iceberg.DateType:
+		n, ok := plainInt(b, 4)
+		if kind != parquet.Int32 || !ok {
 			return nil, false
 		}
-		x = v.Int32()
-	case iceberg.DateType:
-		if v.Kind() != parquet.Int32 {
-			return nil, false
+		x = int32(n)
+		if _, isDate := t.(iceberg.DateType); isDate {
+			x = iceberg.Date(n)
 		}
-		x = iceberg.Date(v.Int32())
 	case iceberg.LongType:
-		switch v.Kind() {
-		case parquet.Int32:
-			x = int64(v.Int32())
-		case parquet.Int64:
-			x = v.Int64()
-		default:
+		w := 8
+		if kind == parquet.Int32 {
+			w = 4
+		} else if kind != parquet.Int64 {
 			return nil, false
 		}
+		n, ok := plainInt(b, w)
+		if !ok {
+			return nil, false
+		}
+		x = n
 	case iceberg.StringType:
-		if v.Kind() != parquet.ByteArray {
+		if kind != parquet.ByteArray || !utf8.Valid(b) {
 			return nil, false
 		}
-		x = string(v.ByteArray())
+		x = string(b)
 	default:
 		return nil, false
 	}
-	b, err := iceberg.SerializeValue(t, x)
-	return b, err == nil
+	out, err := iceberg.SerializeValue(t, x)
+	return out, err == nil
 }
