@@ -27,16 +27,21 @@ const (
 type generatorDef struct {
 	kind  exec.GeneratorKind
 	outer bool
+	// table, when set, binds a generator over several scalar arguments
+	// (kind is then GenInline over the rows it builds).
+	table tableGenerator
 }
 
 // generators are Spark's table-generating functions over arrays and maps.
 var generators = map[string]generatorDef{
-	"explode":          {exec.GenExplode, false},
-	"explode_outer":    {exec.GenExplode, true},
-	"posexplode":       {exec.GenPosExplode, false},
-	"posexplode_outer": {exec.GenPosExplode, true},
-	"inline":           {exec.GenInline, false},
-	"inline_outer":     {exec.GenInline, true},
+	"explode":          {exec.GenExplode, false, nil},
+	"explode_outer":    {exec.GenExplode, true, nil},
+	"posexplode":       {exec.GenPosExplode, false, nil},
+	"posexplode_outer": {exec.GenPosExplode, true, nil},
+	"inline":           {exec.GenInline, false, nil},
+	"inline_outer":     {exec.GenInline, true, nil},
+	"stack":            {exec.GenInline, false, bindStack},
+	"json_tuple":       {exec.GenInline, false, bindJSONTuple},
 }
 
 // lateralSpec is one lateral view, decoded from its marker.
@@ -119,7 +124,10 @@ func (b *binder) bindLateral(left Plan, spec *lateralSpec, outer *scope, sub *su
 	fn := strings.ToLower(spec.call.FnName.O)
 	def, ok := generators[fn]
 	if !ok {
-		return nil, &GeneratorError{Func: fn, Problem: "is not a table-generating function (explode, posexplode, inline and their _outer forms are)"}
+		return nil, &GeneratorError{Func: fn, Problem: "is not a table-generating function (explode, posexplode, inline and their _outer forms, stack and json_tuple are)"}
+	}
+	if def.table != nil {
+		return b.bindTableGenerator(left, spec, fn, def, outer, sub)
 	}
 	if len(spec.call.Args) != 1 {
 		return nil, &GeneratorError{Func: fn, Problem: fmt.Sprintf("takes 1 argument, got %d", len(spec.call.Args))}
@@ -136,6 +144,11 @@ func (b *binder) bindLateral(left Plan, spec *lateralSpec, outer *scope, sub *su
 	if err != nil {
 		return nil, err
 	}
+	return finishLateral(left, spec, fn, def, arg, cols)
+}
+
+// finishLateral names the generated columns and builds the Generate.
+func finishLateral(left Plan, spec *lateralSpec, fn string, def generatorDef, arg Expr, cols []Column) (Plan, error) {
 	if len(spec.names) > 0 {
 		if len(spec.names) != len(cols) {
 			return nil, &GeneratorError{Func: fn, Problem: fmt.Sprintf("produces %d columns but %d aliases were given", len(cols), len(spec.names))}

@@ -33,6 +33,9 @@ func (g *Generate) describe() string {
 		names[i] = c.Name
 	}
 	d := fmt.Sprintf("Generate %s(%s)", g.Func, g.Arg)
+	if c, ok := g.Arg.(*Call); ok && c.Name == g.Func {
+		d = "Generate " + c.String() // stack and json_tuple build their rows in one call
+	}
 	if g.Outer && !strings.HasSuffix(g.Func, "_outer") {
 		d += " outer"
 	}

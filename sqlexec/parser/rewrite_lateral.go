@@ -22,7 +22,7 @@ const (
 // generatorNames are the functions whose select items may take AS (a, b).
 var generatorNames = map[string]bool{
 	"EXPLODE": true, "EXPLODE_OUTER": true, "POSEXPLODE": true, "POSEXPLODE_OUTER": true,
-	"INLINE": true, "INLINE_OUTER": true,
+	"INLINE": true, "INLINE_OUTER": true, "STACK": true, "JSON_TUPLE": true,
 }
 
 // lateralStop are words that cannot be a lateral view's table or column
