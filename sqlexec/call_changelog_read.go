@@ -10,6 +10,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 
+	"github.com/icesql/icesql/iceberg"
 	"github.com/icesql/icesql/iceberg/datafile"
 	"github.com/icesql/icesql/iceberg/scan"
 	"github.com/icesql/icesql/iceberg/table"
@@ -53,13 +54,22 @@ func readChangelog(ctx context.Context, t *table.Table, tasks []scan.ChangelogTa
 	}
 	cache := datafile.NewDeleteCache(0)
 	for _, ct := range tasks {
+		failTask := func(err error) ([]*changeBatch, []changeRow, error) {
+			if errors.Is(err, iceberg.ErrNotFound) {
+				// expire_snapshots removed a file only an expired snapshot
+				// still needed: the commit's changes cannot be rebuilt.
+				err = fmt.Errorf("changelog of snapshot %d: a file of the table before it is gone (expired with an older snapshot); start the changelog at this snapshot (start-snapshot-id %d): %w",
+					ct.SnapshotID, ct.SnapshotID, err)
+			}
+			return fail(err)
+		}
 		var stillLive map[int64]bool // positions the commit did not delete
 		task := ct.Task
 		if ct.Before != nil {
 			// Rows Task still keeps are not deleted by this commit.
 			kept, err := readTaskRows(ctx, t, task, cache, func(arrow.RecordBatch, []int64) {})
 			if err != nil {
-				return fail(err)
+				return failTask(err)
 			}
 			stillLive = kept
 			task = *ct.Before
@@ -98,7 +108,7 @@ func readChangelog(ctx context.Context, t *table.Table, tasks []scan.ChangelogTa
 			}
 		})
 		if err = errors.Join(err, takeErr); err != nil {
-			return fail(err)
+			return failTask(err)
 		}
 	}
 	return batches, rows, nil

@@ -83,7 +83,8 @@ func ChangelogSnapshots(meta *iceberg.TableMetadata, fromExclusive *int64, toInc
 // lists. Each commit is planned as the difference between its snapshot and
 // its parent: data files added, data files removed, and data files whose
 // applicable deletes changed (position deletes, deletion vectors and
-// equality deletes alike). Replace snapshots are skipped, as in Java, since
+// equality deletes alike); when the parent was expired, its state is
+// rebuilt from the commit's own manifests. Replace snapshots are skipped, as in Java, since
 // they rewrite rows without changing them. Copy-on-write commits yield
 // carry-over rows (a removed file's surviving rows inserted again); the
 // caller removes them when it wants Spark's create_changelog_view output.
@@ -118,7 +119,12 @@ func PlanChangelog(ctx context.Context, open Opener, meta *iceberg.TableMetadata
 		if s.Operation() == iceberg.OpReplace {
 			continue
 		}
-		before, err := plan(s.ParentSnapshotID)
+		var before map[string]FileScanTask
+		if _, kept := parentOf(meta, s); kept || s.ParentSnapshotID == nil {
+			before, err = plan(s.ParentSnapshotID)
+		} else {
+			before, err = parentState(ctx, open, meta, s, opts.Cache)
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -188,4 +194,12 @@ func deleteKey(f iceberg.DataFile) string {
 		return fmt.Sprintf("%s@%d", f.FilePath, *f.ContentOffset)
 	}
 	return f.FilePath
+}
+
+// parentOf returns s's parent when the metadata still holds it.
+func parentOf(meta *iceberg.TableMetadata, s *iceberg.Snapshot) (*iceberg.Snapshot, bool) {
+	if s.ParentSnapshotID == nil {
+		return nil, false
+	}
+	return meta.SnapshotByID(*s.ParentSnapshotID)
 }
