@@ -132,6 +132,24 @@ func TestCreateChangelogView(t *testing.T) {
 	if n := queryInt64(t, db, "SELECT count(*) FROM t_changes"); n != 3 {
 		t.Fatalf("changelog of the first snapshot has %d rows, want 3", n)
 	}
+	t.Run("timestamps", func(t *testing.T) {
+		// ancestors_of gives each snapshot's commit time in milliseconds
+		ts := map[string]string{}
+		for _, r := range queryRows(t, db, "CALL system.ancestors_of('ns.t')") {
+			id, ms, _ := strings.Cut(r, "|")
+			ts[id] = ms
+		}
+		if ts[ids[0]] == ts[ids[1]] || ts[ids[2]] == ts[ids[3]] {
+			t.Skip("commits in one millisecond: timestamps do not tell them apart")
+		}
+		const q = "SELECT id, _change_type, _change_ordinal, _commit_snapshot_id FROM %s ORDER BY _change_ordinal, id"
+		callRow(t, db, "CALL system.create_changelog_view(table => 'ns.t', changelog_view => 'by_id', options => map('start-snapshot-id', ?, 'end-snapshot-id', ?))", ids[0], ids[2])
+		callRow(t, db, "CALL system.create_changelog_view(table => 'ns.t', changelog_view => 'by_ts', options => map('start-timestamp', ?, 'end-timestamp', ?))", ts[ids[0]], ts[ids[2]])
+		byID, byTS := queryRows(t, db, fmt.Sprintf(q, "by_id")), queryRows(t, db, fmt.Sprintf(q, "by_ts"))
+		if len(byID) == 0 || strings.Join(byID, ",") != strings.Join(byTS, ",") {
+			t.Fatalf("by timestamps %v, by ids %v", byTS, byID)
+		}
+	})
 	t.Run("bad arguments", func(t *testing.T) {
 		for _, tc := range []struct{ q, want string }{
 			{"CALL system.create_changelog_view(table => 'ns.t', options => map('start-snapshot-id', 'x'))", `"x" is not a long`},
