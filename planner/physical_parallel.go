@@ -11,7 +11,9 @@ import (
 // and probed by every worker. It returns nil when the shape does not
 // allow it: DISTINCT aggregates, subqueries (whose state is per
 // operator), RIGHT or FULL joins, or any other node between the scan and
-// the aggregate.
+// the aggregate, or build sides that together pass the memory limit
+// (a shared build side cannot spill, so the serial plan, whose joins
+// can, runs instead).
 func (b *builder) parallelAggregate(n *Aggregate, aggs []exec.AggSpec) (exec.RecordIterator, error) {
 	workers := b.ec.WorkerCount()
 	if workers < 2 {
@@ -58,8 +60,8 @@ func (b *builder) parallelAggregate(n *Aggregate, aggs []exec.AggSpec) (exec.Rec
 	if !ok {
 		return nil, nil
 	}
-	builds, err := b.sharedBuilds(chain)
-	if err != nil {
+	builds, fits, err := b.sharedBuilds(chain)
+	if err != nil || !fits {
 		return nil, err
 	}
 	req := ScanRequest{Columns: s.Cols, Filters: s.Filters, Limit: s.Limit}
@@ -123,9 +125,13 @@ func probeParallel(j *Join) bool {
 }
 
 // sharedBuilds builds the right side of every join in chain once, for all
-// workers to probe.
-func (b *builder) sharedBuilds(chain []Plan) (map[*Join]*exec.JoinBuild, error) {
-	builds := map[*Join]*exec.JoinBuild{}
+// workers to probe. fits is false, and nothing is kept, when the build
+// sides together pass the memory limit; the caller then plans joins that
+// spill (which read their build sides again: at most the limit's worth
+// of rows was read here).
+func (b *builder) sharedBuilds(chain []Plan) (builds map[*Join]*exec.JoinBuild, fits bool, err error) {
+	builds = map[*Join]*exec.JoinBuild{}
+	var used int64
 	for _, p := range chain {
 		j, ok := p.(*Join)
 		if !ok {
@@ -134,11 +140,25 @@ func (b *builder) sharedBuilds(chain []Plan) (map[*Join]*exec.JoinBuild, error) 
 		right, err := b.build(j.Right)
 		if err != nil {
 			closeBuilds(builds)
-			return nil, err
+			return nil, false, err
 		}
-		builds[j] = exec.NewJoinBuild(b.ec, right, toExec(j.RightKeys), false)
+		keys := toExec(j.RightKeys)
+		held, estimate, over, err := exec.CollectJoinBuild(b.ctx, b.ec, right, keys, used)
+		if err != nil || over {
+			exec.ReleaseAll(held)
+			right.Close()
+			closeBuilds(builds)
+			return nil, false, err
+		}
+		used += estimate
+		jb, err := exec.NewJoinBuildFrom(b.ctx, b.ec, right, keys, false, held)
+		if err != nil {
+			closeBuilds(builds)
+			return nil, false, err
+		}
+		builds[j] = jb
 	}
-	return builds, nil
+	return builds, true, nil
 }
 
 func closeBuilds(builds map[*Join]*exec.JoinBuild) {

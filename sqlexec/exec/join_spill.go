@@ -125,3 +125,50 @@ func (p *joinPartitioner) finish() (runs [joinFanOut]sortedRun, err error) {
 // abort closes the partition files after a failure (the owner of files
 // removes them).
 func (p *joinPartitioner) abort() { p.parts.abort() }
+
+// CollectJoinBuild reads a hash join's build input until it ends or,
+// for a join with keys, until its estimate plus used (what other build
+// sides already hold) passes the memory limit: over then reports that
+// the build side belongs in a join that may spill (a shared JoinBuild
+// never spills). It returns the batches read, which the caller owns,
+// and their estimate. The input is not closed.
+func CollectJoinBuild(ctx context.Context, ec *EvalContext, input RecordIterator, keys []Expr, used int64) (held []arrow.RecordBatch, estimate int64, over bool, err error) {
+	limit := ec.memoryLimit()
+	var bytes, rows int64
+	for {
+		if err := ctx.Err(); err != nil {
+			ReleaseAll(held)
+			return nil, 0, false, err
+		}
+		b, err := input.Next(ctx)
+		if err != nil {
+			ReleaseAll(held)
+			return nil, 0, false, err
+		}
+		if b == nil {
+			return held, buildEstimate(bytes, rows), false, nil
+		}
+		if b.NumRows() == 0 {
+			b.Release()
+			continue
+		}
+		held = append(held, b)
+		bytes += batchBytes(b)
+		rows += b.NumRows()
+		if len(keys) > 0 && used+buildEstimate(bytes, rows) > limit {
+			return held, buildEstimate(bytes, rows), true, nil
+		}
+	}
+}
+
+// NewJoinBuildFrom is NewJoinBuild over batches already read from input
+// (taken over; see CollectJoinBuild), hashed now; input is not read
+// again but is closed with the build.
+func NewJoinBuildFrom(ctx context.Context, ec *EvalContext, input RecordIterator, keys []Expr, nullsEqual bool, held []arrow.RecordBatch) (*JoinBuild, error) {
+	jb := NewJoinBuild(ec, input, keys, nullsEqual)
+	if err := jb.buildFrom(ctx, held); err != nil {
+		jb.Close()
+		return nil, err
+	}
+	return jb, nil
+}
