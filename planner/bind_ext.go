@@ -52,6 +52,9 @@ func castTarget(name string) (t arrow.DataType, lo, hi int64, err error) {
 		return typeTimestamp, lo, hi, nil
 	case "timestamptz":
 		return typeTimestampTZ, lo, hi, nil
+	case "unknown":
+		// only NULL casts to it: values of unknown are always null
+		return typeNull, lo, hi, nil
 	case "timestamp_ns":
 		return typeTimestampNs, lo, hi, nil
 	case "timestamptz_ns":

@@ -103,6 +103,13 @@ func bindPredicate(schema *iceberg.Schema, p *Predicate, cs bool) (BoundExpr, er
 			}
 			return AlwaysTrue{}, nil
 		}
+		if _, unknown := prim.(iceberg.UnknownType); unknown {
+			// values of unknown are always null
+			if p.Op == OpIsNull {
+				return AlwaysTrue{}, nil
+			}
+			return AlwaysFalse{}, nil
+		}
 		return bp, nil
 	case OpIsNaN, OpNotNaN:
 		if len(p.Literals) != 0 {

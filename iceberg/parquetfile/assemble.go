@@ -384,7 +384,7 @@ func decimalAt(c *chunkData, i int) (decimal128.Num, error) {
 // default, or nulls.
 func (bt *batch) constant(n *rnode, count int) (arrow.Array, error) {
 	if n.field.InitialDefault == nil {
-		return array.MakeArrayOfNull(bt.mem, n.arrowType, count), nil
+		return arrowschema.MakeNulls(bt.mem, n.arrowType, count), nil
 	}
 	b := array.NewBuilder(bt.mem, n.arrowType)
 	defer b.Release()

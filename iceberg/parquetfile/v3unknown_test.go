@@ -100,3 +100,25 @@ func TestUnknownInListRefused(t *testing.T) {
 		t.Fatalf("got %v", err)
 	}
 }
+
+// A struct missing from the file whose fields include an unknown one
+// reads as null structs.
+func TestMissingStructWithUnknownField(t *testing.T) {
+	written := iceberg.MustSchema(0, iceberg.NestedField{ID: 1, Name: "x", Type: iceberg.LongType{}})
+	as, _ := arrowschema.ToArrow(written)
+	b := array.NewRecordBuilder(memory.DefaultAllocator, as)
+	b.Field(0).(*array.Int64Builder).AppendValues([]int64{1, 2}, nil)
+	rec := b.NewRecordBatch()
+	b.Release()
+	defer rec.Release()
+	data, _ := writeFile(t, written, WriterOptions{}, rec)
+	read := iceberg.MustSchema(0, iceberg.NestedField{ID: 2, Name: "s", Type: &iceberg.StructType{FieldList: []iceberg.NestedField{
+		{ID: 3, Name: "a", Type: iceberg.IntType{}}, {ID: 4, Name: "u", Type: iceberg.UnknownType{}}}}})
+	tbl := readAll(t, data, read, ReadOptions{})
+	defer tbl.Release()
+	got := column(t, tbl, 0)
+	defer got.Release()
+	if got.Len() != 2 || got.NullN() != 2 {
+		t.Fatalf("got %v", got)
+	}
+}

@@ -91,6 +91,10 @@ func (a *countAcc) update(arg arrow.Array, groups []int32) error {
 		}
 		return nil
 	}
+	if arg.DataType().ID() == arrow.NULL {
+		// all null, though an Arrow null array's IsValid says otherwise
+		return nil
+	}
 	for i, g := range groups {
 		if arg.IsValid(i) {
 			a.n[g]++

@@ -74,6 +74,14 @@ func IsNull(ec *EvalContext, a arrow.Array, negate bool) arrow.Array {
 	defer bld.Release()
 	n := a.Len()
 	bld.Reserve(n)
+	if a.DataType().ID() == arrow.NULL {
+		// an Arrow null array has no validity bitmap, so IsNull reports
+		// false for its rows; every one of them is null
+		for i := 0; i < n; i++ {
+			bld.UnsafeAppend(!negate)
+		}
+		return bld.NewArray()
+	}
 	for i := 0; i < n; i++ {
 		bld.UnsafeAppend(a.IsNull(i) != negate)
 	}

@@ -59,6 +59,9 @@ func (p *cursor) typ() (iceberg.Type, error) {
 		return iceberg.TimestampNsType{}, nil
 	case "TIMESTAMPTZ_NS", "TIMESTAMP_LTZ_NS":
 		return iceberg.TimestampTzNsType{}, nil
+	case "UNKNOWN", "VOID":
+		// Iceberg v3's unknown; VOID is Spark's name for its null type
+		return iceberg.UnknownType{}, nil
 	case "BINARY", "VARBINARY", "BLOB", "TINYBLOB", "MEDIUMBLOB", "LONGBLOB", "BYTEA":
 		if _, err := p.optLength(name); err != nil {
 			return nil, err
@@ -79,7 +82,7 @@ func (p *cursor) typ() (iceberg.Type, error) {
 		if err := p.expectOp("<"); err != nil {
 			return nil, err
 		}
-		elem, err := p.typ()
+		elem, err := p.nestedTyp()
 		if err != nil {
 			return nil, err
 		}
@@ -88,14 +91,14 @@ func (p *cursor) typ() (iceberg.Type, error) {
 		if err := p.expectOp("<"); err != nil {
 			return nil, err
 		}
-		k, err := p.typ()
+		k, err := p.nestedTyp()
 		if err != nil {
 			return nil, err
 		}
 		if err := p.expectOp(","); err != nil {
 			return nil, err
 		}
-		v, err := p.typ()
+		v, err := p.nestedTyp()
 		if err != nil {
 			return nil, err
 		}
@@ -104,6 +107,21 @@ func (p *cursor) typ() (iceberg.Type, error) {
 		return p.structType()
 	}
 	return nil, newParseError(p.c.src, t.pos, "unknown type "+t.val)
+}
+
+// nestedTyp reads the type of a struct field, list element or map key or
+// value. UNKNOWN is refused there: the engine keeps unknown values as
+// Arrow null columns, which it supports only at the top level.
+func (p *cursor) nestedTyp() (iceberg.Type, error) {
+	at := p.pos()
+	t, err := p.typ()
+	if err != nil {
+		return nil, err
+	}
+	if _, ok := t.(iceberg.UnknownType); ok {
+		return nil, newParseError(p.c.src, at, "UNKNOWN (VOID) is supported only as the type of a top-level column")
+	}
+	return t, nil
 }
 
 // optLength reads an optional (n) after a type name; 0 when absent.
@@ -157,7 +175,7 @@ func (p *cursor) structType() (iceberg.Type, error) {
 			return nil, err
 		}
 		p.acceptOp(":")
-		ft, err := p.typ()
+		ft, err := p.nestedTyp()
 		if err != nil {
 			return nil, err
 		}
@@ -206,6 +224,8 @@ func TypeSQL(t iceberg.Type) string {
 		return "TIMESTAMP_NS"
 	case iceberg.TimestampTzNsType:
 		return "TIMESTAMPTZ_NS"
+	case iceberg.UnknownType:
+		return "UNKNOWN"
 	case iceberg.StringType:
 		return "STRING"
 	case iceberg.UUIDType:
