@@ -99,10 +99,16 @@ func PlanChangelog(ctx context.Context, open Opener, meta *iceberg.TableMetadata
 		opts.Cache = NewManifestCache(0)
 	}
 	opts.Schema = meta.CurrentSchema()
+	// A commit's plan is usually the next one's parent plan.
+	var lastID int64
+	var last map[string]FileScanTask
 	plan := func(id *int64) (map[string]FileScanTask, error) {
 		out := map[string]FileScanTask{}
 		if id == nil {
 			return out, nil
+		}
+		if last != nil && lastID == *id {
+			return last, nil
 		}
 		tasks, _, err := Plan(ctx, open, meta, *id, nil, opts)
 		if err != nil {
@@ -111,6 +117,7 @@ func PlanChangelog(ctx context.Context, open Opener, meta *iceberg.TableMetadata
 		for _, t := range tasks {
 			out[t.File.FilePath] = t
 		}
+		lastID, last = *id, out
 		return out, nil
 	}
 	var out []ChangelogTask
