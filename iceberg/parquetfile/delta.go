@@ -134,7 +134,9 @@ func decodeDeltaBinary[T int32 | int64](src []byte, out []T) (int, error) {
 				}
 				size = left
 			}
-			prev = unpackDeltas(src[pos:pos+size], uint(w), minDelta, prev, out[i:i+m])
+			// Word loads may read past the miniblock into what follows
+			// (masked off): only a stream's last bytes need byte loads.
+			prev = unpackDeltas(src[pos:], uint(w), minDelta, prev, out[i:i+m])
 			pos += size
 			i += m
 		}
@@ -142,8 +144,9 @@ func decodeDeltaBinary[T int32 | int64](src []byte, out []T) (int, error) {
 	return pos, nil
 }
 
-// unpackDeltas rebuilds len(out) values from w-bit deltas packed in src
-// (which holds them all) and the value before them, and returns the last.
+// unpackDeltas rebuilds len(out) values from w-bit deltas packed at the
+// start of src (which holds them all) and the value before them, and
+// returns the last.
 func unpackDeltas[T int32 | int64](src []byte, w uint, minDelta, prev uint64, out []T) uint64 {
 	if w == 0 {
 		for i := range out {

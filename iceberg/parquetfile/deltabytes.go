@@ -109,32 +109,44 @@ func decodeDeltaByteArray(src []byte, n int, off []int32, limit int64, width int
 	return out[:w], off, nil
 }
 
+// prefixMasks[p] has the first p of 16 bytes set, as two words.
+var prefixMasks = func() (m [17][2]uint64) {
+	for p := range m {
+		for b := range p {
+			m[p][b/8] |= 0xff << (8 * (b % 8))
+		}
+	}
+	return m
+}()
+
 // buildDeltaValues writes each value (its prefix from the value before,
 // then its suffix from data at off) into out, which has room for them
 // and deltaCopySlack bytes, and turns off into the values' offsets.
 func buildDeltaValues(out, data []byte, prefix, off []int32) int {
 	w, prev := 0, 0 // where the value goes, where the one before starts
+	// A value of up to 16 bytes is composed in two words from the value
+	// before, kept in pa and pb, and its suffix: reading the value before
+	// back from out right after storing it would stall on the store.
+	var pa, pb uint64
 	for i, p := range prefix {
 		start := w
-		if p <= 16 {
-			// Loaded before stored: the store may overlap the source's
-			// tail, never its first p bytes (p <= the value before's
-			// length).
-			a, b := binary.LittleEndian.Uint64(out[prev:]), binary.LittleEndian.Uint64(out[prev+8:])
-			binary.LittleEndian.PutUint64(out[w:], a)
-			binary.LittleEndian.PutUint64(out[w+8:], b)
-			w += int(p)
+		r, s := int(off[i]), int(off[i+1]-off[i])
+		if n := int(p) + s; n <= 16 && len(data)-r >= 16 {
+			sa, sb := binary.LittleEndian.Uint64(data[r:]), binary.LittleEndian.Uint64(data[r+8:])
+			// The suffix moves p bytes up; the prefix's p bytes stay.
+			// Shifts of 64 bits or more give 0 (uint wrap-around makes
+			// 64-sh and sh-64 such shifts when out of their range).
+			sh := uint(p) * 8
+			lo, hi := sa<<sh, sb<<sh|sa>>(64-sh)|sa<<(sh-64)
+			m := &prefixMasks[p]
+			pa, pb = pa&m[0]|lo&^m[0], pb&m[1]|hi&^m[1]
+			binary.LittleEndian.PutUint64(out[w:], pa)
+			binary.LittleEndian.PutUint64(out[w+8:], pb)
+			w += n
 		} else {
 			w += copy(out[w:], out[prev:prev+int(p)])
-		}
-		r, s := int(off[i]), int(off[i+1]-off[i])
-		if s <= 16 && len(data)-r >= 16 {
-			a, b := binary.LittleEndian.Uint64(data[r:]), binary.LittleEndian.Uint64(data[r+8:])
-			binary.LittleEndian.PutUint64(out[w:], a)
-			binary.LittleEndian.PutUint64(out[w+8:], b)
-			w += s
-		} else {
 			w += copy(out[w:], data[r:r+s])
+			pa, pb = binary.LittleEndian.Uint64(out[start:]), binary.LittleEndian.Uint64(out[start+8:])
 		}
 		off[i] = int32(start)
 		prev = start
