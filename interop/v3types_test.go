@@ -12,8 +12,10 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/arrow-go/v18/parquet/file"
 	goiceberg "github.com/apache/iceberg-go"
 	"github.com/icesql/icesql/iceberg"
+	"github.com/icesql/icesql/iceberg/fileio"
 	"github.com/icesql/icesql/internal/sqltest"
 )
 
@@ -187,5 +189,86 @@ func TestNanoTimestampsIcebergGoWritesSQLReads(t *testing.T) {
 	}
 	if !slices.Equal(got, want) {
 		t.Fatalf("SQL reads\n%v\nwant\n%v", got, want)
+	}
+}
+
+// TestUnknownColumnInterop: a v3 table with an unknown column written
+// through SQL reads in iceberg-go with the column all null, and the data
+// files hold no such column.
+func TestUnknownColumnInterop(t *testing.T) {
+	dir := t.TempDir()
+	db := openSQL(t, dir)
+	mustExec(t, db, "CREATE NAMESPACE lake")
+	mustExec(t, db, "CREATE TABLE lake.u (id BIGINT NOT NULL, nothing UNKNOWN) TBLPROPERTIES ('format-version' = '3')")
+	mustExec(t, db, "INSERT INTO lake.u VALUES (1, NULL), (2, NULL)")
+
+	goCat := openGoCatalog(t, filepath.Join(dir, "catalog.db"), dir)
+	goTbl := goLoad(t, goCat, goIdent([]string{"lake"}, "u"))
+	f, ok := goTbl.Schema().FindFieldByName("nothing")
+	if !ok || !f.Type.Equals(goiceberg.UnknownType{}) {
+		t.Fatalf("iceberg-go reads the column as %v", f.Type)
+	}
+	tbl, err := goTbl.Scan().ToArrowTable(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tbl.Release()
+	if tbl.NumRows() != 2 {
+		t.Fatalf("iceberg-go reads %d rows", tbl.NumRows())
+	}
+	for _, chunk := range tbl.Column(1).Data().Chunks() {
+		if chunk.NullN() != chunk.Len() {
+			t.Fatalf("iceberg-go reads non-null unknown values: %v", chunk)
+		}
+	}
+	for _, path := range sqltest.QueryStrings(t, db, "SELECT file_path FROM lake.u.files") {
+		if cols := parquetColumnNames(t, path); !slices.Equal(cols, []string{"id"}) {
+			t.Fatalf("data file %s stores columns %v", path, cols)
+		}
+	}
+}
+
+// parquetColumnNames lists the top-level columns of a Parquet data file.
+func parquetColumnNames(tb testing.TB, location string) []string {
+	tb.Helper()
+	path, err := fileio.LocalPath(location)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	r, err := file.OpenParquetFile(path, false)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer r.Close()
+	root := r.MetaData().Schema.Root()
+	var out []string
+	for i := range root.NumFields() {
+		out = append(out, root.Field(i).Name())
+	}
+	return out
+}
+
+// TestUnknownColumnIcebergGoWrites: iceberg-go's table with an unknown
+// column reads through SQL as nulls.
+func TestUnknownColumnIcebergGoWrites(t *testing.T) {
+	dir := t.TempDir()
+	goCat := openGoCatalog(t, filepath.Join(dir, "catalog.db"), dir)
+	schema := iceberg.MustSchema(0,
+		iceberg.NestedField{ID: 1, Name: "id", Type: iceberg.LongType{}, Required: true},
+		iceberg.NestedField{ID: 2, Name: "nothing", Type: iceberg.UnknownType{}},
+	)
+	goTbl := goCreateTable(t, goCat, dir, goIdent([]string{"lake"}, "u"), goSchema(t, schema), nil, goiceberg.Properties{"format-version": "3"})
+	b := array.NewRecordBuilder(memory.DefaultAllocator, arrowOf(t, schema))
+	b.Field(0).(*array.Int64Builder).AppendValues([]int64{1, 2, 3}, nil)
+	b.Field(1).AppendNulls(3)
+	rec := b.NewRecordBatch()
+	b.Release()
+	goAppend(t, goTbl, rec)
+	rec.Release()
+
+	db := openSQL(t, dir)
+	got := sqltest.QueryStrings(t, db, "SELECT concat_ws('|', CAST(id AS STRING), coalesce(CAST(nothing AS STRING), 'NULL')) FROM lake.u ORDER BY id")
+	if want := []string{"1|NULL", "2|NULL", "3|NULL"}; !slices.Equal(got, want) {
+		t.Fatalf("SQL reads %v, want %v", got, want)
 	}
 }
