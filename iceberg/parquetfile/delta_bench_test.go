@@ -2,6 +2,7 @@ package parquetfile
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"testing"
 
@@ -90,6 +91,13 @@ func BenchmarkDecodeDelta(b *testing.B) {
 	dba, _ := new(delta.ByteArrayEncoding).EncodeByteArray(nil, flat, offs)
 	dlba, _ := new(delta.LengthByteArrayEncoding).EncodeByteArray(nil, flat, offs)
 	bss, _ := new(bytestreamsplit.Encoding).EncodeDouble(nil, floats)
+	bss4 := make([]byte, 4*n)
+	for i := range n {
+		v := math.Float32bits(float32(floats[i]))
+		for k := range 4 {
+			bss4[k*n+i] = byte(v >> (8 * k))
+		}
+	}
 	out := make([]int64, n)
 	outBytes := make([]byte, 8*n)
 	var off []int32
@@ -110,6 +118,7 @@ func BenchmarkDecodeDelta(b *testing.B) {
 			return err
 		}},
 		{"byte-stream-split", func() error { return decodeByteStreamSplit(bss, n, 8, outBytes) }},
+		{"byte-stream-split-float", func() error { return decodeByteStreamSplit(bss4, n, 4, outBytes) }},
 	}
 	for _, tc := range cases {
 		b.Run(tc.name, func(b *testing.B) {
