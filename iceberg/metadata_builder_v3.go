@@ -42,6 +42,9 @@ func checkFieldVersions(s *Schema, fields []NestedField, version int) error {
 		if need := MinFormatVersion(f.Type); need > version {
 			return &TypeVersionError{Column: name, Type: f.Type, MinVersion: need, FormatVersion: version}
 		}
+		if _, variant := f.Type.(VariantType); variant && (f.InitialDefault != nil || f.WriteDefault != nil) {
+			return metaErrorf(ErrInvalidSchema, "column %q of type variant must have null defaults", name)
+		}
 		if _, unknown := f.Type.(UnknownType); unknown {
 			// the spec: unknown columns are optional with null defaults
 			if f.Required {

@@ -268,7 +268,7 @@ func TestParseMetadataErrors(t *testing.T) {
 		}), ErrInvalidSchema},
 		{"v3 type", editFixture(t, func(m map[string]any) {
 			f := m["schemas"].([]any)[0].(map[string]any)["fields"].([]any)
-			f[0].(map[string]any)["type"] = "variant"
+			f[0].(map[string]any)["type"] = "geometry"
 		}), ErrUnsupported},
 		{"last-column-id too low", editFixture(t, func(m map[string]any) { m["last-column-id"] = 3 }), nil},
 		{"unknown default spec", editFixture(t, func(m map[string]any) { m["default-spec-id"] = 9 }), nil},

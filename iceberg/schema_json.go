@@ -29,7 +29,7 @@ var primitiveTypesByName = map[string]PrimitiveType{
 }
 
 // v3 type names this engine cannot represent yet.
-var unsupportedTypeNames = []string{"variant", "geometry", "geography"}
+var unsupportedTypeNames = []string{"geometry", "geography"}
 
 // ParseType parses a primitive type name as written in metadata JSON:
 // "long", "decimal(10,2)" (also "decimal(10, 2)"), "fixed[16]". Names are
@@ -138,7 +138,7 @@ func TypeToJSON(t Type) ([]byte, error) {
 			return nil, err
 		}
 		return json.Marshal(mapJSON{Type: "map", KeyID: tt.KeyID, Key: k, ValueID: tt.ValueID, Value: v, ValueRequired: tt.ValueRequired})
-	case PrimitiveType:
+	case PrimitiveType, VariantType:
 		return json.Marshal(tt.String())
 	case nil:
 		return nil, metaErrorf(ErrInvalidSchema, "nil type")
@@ -180,6 +180,9 @@ func TypeFromJSON(data []byte) (Type, error) {
 		var name string
 		if err := json.Unmarshal(data, &name); err != nil {
 			return nil, metaErrorf(ErrInvalidSchema, "bad type name: %v", err)
+		}
+		if strings.EqualFold(strings.TrimSpace(name), "variant") {
+			return VariantType{}, nil
 		}
 		return ParseType(name)
 	}

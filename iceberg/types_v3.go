@@ -13,15 +13,22 @@ type (
 	// and data files do not store it. It may later be promoted to any
 	// type.
 	UnknownType struct{}
+	// VariantType is variant: semi-structured values in the Parquet
+	// Variant binary encoding (metadata and value). It is neither
+	// primitive nor nested: it has no bounds, no defaults but null, no
+	// order, and cannot be partitioned by.
+	VariantType struct{}
 )
 
 func (TimestampNsType) String() string   { return "timestamp_ns" }
 func (TimestampTzNsType) String() string { return "timestamptz_ns" }
 func (UnknownType) String() string       { return "unknown" }
+func (VariantType) String() string       { return "variant" }
 
 func (TimestampNsType) isType()   {}
 func (TimestampTzNsType) isType() {}
 func (UnknownType) isType()       {}
+func (VariantType) isType()       {}
 
 func (TimestampNsType) isPrimitive()   {}
 func (TimestampTzNsType) isPrimitive() {}
@@ -65,7 +72,7 @@ func isZonedTimestamp(t Type) bool {
 // (including every type nested in it) may appear.
 func MinFormatVersion(t Type) int {
 	switch tt := t.(type) {
-	case TimestampNsType, TimestampTzNsType, UnknownType:
+	case TimestampNsType, TimestampTzNsType, UnknownType, VariantType:
 		return 3
 	case NestedType:
 		v := 1

@@ -252,3 +252,30 @@ func TestUnknownColumnRules(t *testing.T) {
 		})
 	}
 }
+
+func TestVariantType(t *testing.T) {
+	typ, err := TypeFromJSON([]byte(`"variant"`))
+	if err != nil || typ != (VariantType{}) {
+		t.Fatalf("TypeFromJSON: %v, %v", typ, err)
+	}
+	out, err := TypeToJSON(VariantType{})
+	if err != nil || string(out) != `"variant"` {
+		t.Fatalf("TypeToJSON: %s, %v", out, err)
+	}
+	for _, tr := range []Transform{IdentityTransform{}, BucketTransform{N: 2}, DayTransform{}, TruncateTransform{W: 2}} {
+		if tr.CanTransform(VariantType{}) {
+			t.Errorf("%s transforms variant", tr)
+		}
+	}
+	if MinFormatVersion(VariantType{}) != 3 {
+		t.Error("variant allowed before v3")
+	}
+	if _, err := SerializeValue(VariantType{}, []byte{1}); err == nil {
+		t.Error("variant has a single-value serialisation")
+	}
+	_, err = NewTableMetadata(MustSchema(0, NestedField{ID: 1, Name: "v", Type: VariantType{}}), nil, nil, "file:///t", map[string]string{PropFormatVersion: "2"})
+	var tv *TypeVersionError
+	if !errors.As(err, &tv) {
+		t.Fatalf("variant in v2: %v", err)
+	}
+}

@@ -67,6 +67,8 @@ func TypeToArrow(t iceberg.Type) (arrow.DataType, error) {
 		return &arrow.TimestampType{Unit: arrow.Microsecond, TimeZone: "UTC"}, nil
 	case iceberg.UnknownType:
 		return arrow.Null, nil
+	case iceberg.VariantType:
+		return extensions.NewDefaultVariantType(), nil
 	case iceberg.TimestampNsType:
 		return &arrow.TimestampType{Unit: arrow.Nanosecond}, nil
 	case iceberg.TimestampTzNsType:
@@ -202,6 +204,8 @@ func TypeFromArrow(t arrow.DataType) (iceberg.Type, error) {
 		return iceberg.FixedType{Length: t.ByteWidth}, nil
 	case *extensions.UUIDType:
 		return iceberg.UUIDType{}, nil
+	case *extensions.VariantType:
+		return iceberg.VariantType{}, nil
 	case *arrow.StructType:
 		fields := make([]iceberg.NestedField, t.NumFields())
 		for i, af := range t.Fields() {
