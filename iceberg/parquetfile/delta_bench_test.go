@@ -11,7 +11,6 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 	"github.com/parquet-go/parquet-go/encoding/bytestreamsplit"
 	"github.com/parquet-go/parquet-go/encoding/delta"
-	"github.com/parquet-go/parquet-go/format"
 )
 
 // deltaBenchFile writes the benchmark rows as Spark's and DuckDB's
@@ -54,21 +53,6 @@ func BenchmarkScanDelta(b *testing.B) {
 				reportRows(b, benchRows)
 			})
 		})
-	}
-}
-
-// withoutDeltaDecoding leaves the DELTA_* and BYTE_STREAM_SPLIT encodings
-// to parquet-go until the returned function restores them (benchmarks
-// only: nothing else may read meanwhile).
-func withoutDeltaDecoding() func() {
-	encs := []format.Encoding{format.DeltaBinaryPacked, format.DeltaLengthByteArray, format.DeltaByteArray, format.ByteStreamSplit}
-	for _, e := range encs {
-		delete(directEncodings, e)
-	}
-	return func() {
-		for _, e := range encs {
-			directEncodings[e] = true
-		}
 	}
 }
 

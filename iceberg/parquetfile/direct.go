@@ -157,7 +157,7 @@ func (d *directChunk) decodes(h *format.PageHeader) bool {
 	case format.RLE:
 		return d.kind == parquet.Boolean
 	}
-	return decodesEncoded(values, d.kind)
+	return directEncodings[values] && decodesEncoded(values, d.kind)
 }
 
 // readRaw reads size bytes at pos into buf's storage (a pooled buffer

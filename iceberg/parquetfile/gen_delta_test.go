@@ -298,3 +298,78 @@ func TestDeltaArraysShareDecodedValues(t *testing.T) {
 		tbl.Release()
 	}
 }
+
+// withoutDeltaDecoding leaves the DELTA_* and BYTE_STREAM_SPLIT encodings
+// to parquet-go until the returned function restores them (tests and
+// benchmarks: nothing may be reading meanwhile).
+func withoutDeltaDecoding() func() {
+	encs := []format.Encoding{format.DeltaBinaryPacked, format.DeltaLengthByteArray, format.DeltaByteArray, format.ByteStreamSplit}
+	for _, e := range encs {
+		delete(directEncodings, e)
+	}
+	return func() {
+		for _, e := range encs {
+			directEncodings[e] = true
+		}
+	}
+}
+
+// TestGoPagesTakeOverAfterDictionary: when a chunk's footer lists only
+// encodings decoded directly but a page after the dictionary-encoded
+// ones is in another, parquet-go reads the rest of the chunk, skipping
+// the entries already decoded.
+func TestGoPagesTakeOverAfterDictionary(t *testing.T) {
+	s := iceberg.MustSchema(0, opt(1, "s", iceberg.StringType{}))
+	rec := randomRecord(s, 3000, 17)
+	defer rec.Release()
+	first, rest := rec.NewSlice(0, 1000), rec.NewSlice(1000, 3000)
+	defer first.Release()
+	defer rest.Release()
+	dict := writePqarrow(t, first, parquet.NewWriterProperties(parquet.WithDataPageSize(1<<10), parquet.WithBatchSize(128), parquet.WithCompression(compress.Codecs.Zstd)),
+		pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema()))
+	enc := writeDeltaFile(t, rest, []parquet.WriterProperty{parquet.WithEncodingFor("s", parquet.Encodings.DeltaByteArray)}, false, compress.Codecs.Zstd)
+	data := spliceChunks(t, dict, enc)
+	defer withoutDeltaDecoding()()
+	r, err := Open(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.file.Metadata().RowGroups[0].Columns[0].MetaData.Encoding = []format.Encoding{format.Plain, format.RLE, format.RLEDictionary}
+	rr, err := r.NewRecordReader(t.Context(), s, ReadOptions{BatchSize: 333})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rr.Close()
+	// The direct decoder stops part way, at the first delta page.
+	f := rr.flat[0]
+	d := newDirectChunk(chunkRef{r: r, group: 0, cc: r.file.RowGroups()[0].ColumnChunks()[0]}, f.leaf, f.node)
+	var c chunkData
+	direct := 0
+	for {
+		n, err := d.claim(&c)
+		if err != nil {
+			if !errors.Is(err, errNotDirect) {
+				t.Fatalf("after %d entries: %v", direct, err)
+			}
+			break
+		}
+		if err := d.decode(&c); err != nil {
+			t.Fatal(err)
+		}
+		direct += n
+	}
+	c.dropPage()
+	if direct == 0 || direct >= 3000 {
+		t.Fatalf("%d entries decoded directly", direct)
+	}
+	recs, err := rr.ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tbl := array.NewTableFromRecords(rr.Schema(), recs)
+	defer tbl.Release()
+	for _, b := range recs {
+		b.Release()
+	}
+	sameValues(t, "s", rec.Column(0), column(t, tbl, 0))
+}
