@@ -42,21 +42,22 @@ func liftGenerator(s *ast.SelectStmt) (*ast.SelectStmt, error) {
 	if at < 0 {
 		return s, nil
 	}
-	fn := strings.ToLower(call.FnName.O)
 	if s.GroupBy != nil || s.Having != nil || len(s.WindowSpecs) > 0 {
-		return nil, &GeneratorError{Func: fn, Problem: "a generator in a select list with GROUP BY, HAVING or WINDOW is not supported; use LATERAL VIEW"}
+		return liftAggregateGenerator(s, at, call, names)
 	}
 	for _, f := range s.Fields.Fields {
 		if f.Expr != nil && (containsAggregate(f.Expr) || containsWindow(f.Expr)) {
-			return nil, &GeneratorError{Func: fn, Problem: "a generator in a select list with aggregate or window functions is not supported; use LATERAL VIEW"}
+			return liftAggregateGenerator(s, at, call, names)
 		}
 	}
-	args := []ast.ExprNode{ast.NewValueExpr(int64(0), "", ""), ast.NewValueExpr(liftedGeneratorQualifier, "", ""), call}
-	for _, n := range names {
-		args = append(args, ast.NewValueExpr(n, "", ""))
+	if s.OrderBy != nil {
+		for _, o := range s.OrderBy.Items {
+			if containsAggregate(o.Expr) {
+				return liftAggregateGenerator(s, at, call, names)
+			}
+		}
 	}
-	marker := &ast.TableSource{Source: &ast.SelectStmt{Kind: ast.SelectStmtKindSelect, Fields: &ast.FieldList{Fields: []*ast.SelectField{
-		{Expr: &ast.FuncCallExpr{FnName: ast.NewCIStr(lateralViewMarker), Args: args}}}}}}
+	marker := lateralMarkerSource(call, names)
 	lifted := *s
 	if s.From == nil {
 		lifted.From = &ast.TableRefsClause{TableRefs: &ast.Join{Left: marker}}
