@@ -175,6 +175,10 @@ func (w *Writer) collectMetrics() (Metrics, error) {
 		m.SplitOffsets = append(m.SplitOffsets, start)
 	}
 	for _, l := range w.leaves {
+		if l.fieldID <= 0 {
+			// a variant's metadata and value: no Iceberg field, no metrics
+			continue
+		}
 		m.ColumnSizes[l.fieldID] = l.colSize
 		m.ValueCounts[l.fieldID] = l.valueCount
 		m.NullValueCounts[l.fieldID] = l.nullCount

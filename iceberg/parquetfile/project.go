@@ -80,6 +80,10 @@ func (b *binder) bind(f iceberg.NestedField, c *parquet.Column, path []string, s
 		return fmt.Errorf("%w: field %q (id %d) is %v in the table but a different kind of column in the file", iceberg.ErrTypeMismatch, f.Name, f.ID, f.Type)
 	}
 	switch t := f.Type.(type) {
+	case iceberg.VariantType:
+		if err := b.bindVariant(n, c, path, slotDef, rep); err != nil {
+			return nil, err
+		}
 	case *iceberg.StructType:
 		if c.Leaf() || isListColumn(c) || isMapColumn(c) {
 			return nil, mismatch()

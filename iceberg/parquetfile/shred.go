@@ -30,6 +30,7 @@ const (
 	kindList
 	kindMap
 	kindOmitted // unknown: never written to data files
+	kindVariant // variant: a group of metadata and value (unshredded)
 )
 
 // leafColumn is one Parquet column being written: its page buffer,
@@ -64,6 +65,13 @@ func buildWriteTree(s *iceberg.Schema) ([]*wnode, []*leafColumn) {
 		case iceberg.UnknownType:
 			// not stored (spec): a node with no leaves writes nothing
 			n.kind = kindOmitted
+		case iceberg.VariantType:
+			// metadata and value: binary leaves with no field ids
+			n.kind = kindVariant
+			n.children = []*wnode{
+				build(iceberg.BinaryType{}, false, def, rep, repeated, 0),
+				build(iceberg.BinaryType{}, false, def, rep, repeated, 0),
+			}
 		case *iceberg.StructType:
 			n.kind = kindStruct
 			for _, f := range t.FieldList {
@@ -162,6 +170,15 @@ func (n *wnode) emit(arr arrow.Array, i int, rep, def byte) error {
 				return err
 			}
 		}
+	case kindVariant:
+		meta, value, err := variantParts(arr)
+		if err != nil {
+			return err
+		}
+		if err := n.children[0].emit(meta, i, rep, def); err != nil {
+			return err
+		}
+		return n.children[1].emit(value, i, rep, def)
 	case kindList:
 		la := arr.(*array.List)
 		start, end := la.ValueOffsets(i)

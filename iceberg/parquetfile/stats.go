@@ -29,7 +29,7 @@ func (rr *RecordReader) rowGroupStats(g parquet.RowGroup) map[int]ColumnStats {
 				walk(c)
 			}
 		case kindLeaf:
-			if n.missing {
+			if n.missing || n.field.ID <= 0 {
 				return
 			}
 			cc, ok := g.ColumnChunks()[n.leaf.col.Index()].(*parquet.FileColumnChunk)
