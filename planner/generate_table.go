@@ -23,7 +23,7 @@ func bindStack(fn string, args []Expr) (Expr, []Column, error) {
 	if len(args) < 2 {
 		return nil, nil, &GeneratorError{Func: fn, Problem: fmt.Sprintf("takes the number of rows and at least one value, got %d arguments", len(args))}
 	}
-	l, ok := args[0].(*Literal)
+	l, ok := constantOf(args[0])
 	var n int64
 	if ok && l.Value != nil {
 		switch v := l.Value.(type) {
@@ -58,7 +58,7 @@ func bindStack(fn string, args []Expr) (Expr, []Column, error) {
 		}
 	}
 	rowType := rowStruct(cols)
-	call := nestedCall(fn, append([]Expr{args[0]}, conv...), arrow.ListOf(rowType), false, func(_ *exec.EvalContext, v []any) (any, error) {
+	call := nestedCall(fn, append([]Expr{&Literal{Value: n, Type: typeLong}}, conv...), arrow.ListOf(rowType), false, func(_ *exec.EvalContext, v []any) (any, error) {
 		v = v[1:]
 		out := make([]any, rows)
 		for i := range rows {
@@ -140,4 +140,19 @@ func (b *binder) bindTableGenerator(left Plan, spec *lateralSpec, fn string, def
 		return nil, err
 	}
 	return finishLateral(left, spec, fn, def, arg, cols)
+}
+
+// constantOf evaluates a column-free argument (stack's row count) now.
+func constantOf(e Expr) (*Literal, bool) {
+	if l, ok := e.(*Literal); ok {
+		return l, true
+	}
+	if !foldable(e) {
+		return nil, false
+	}
+	v, err := evalConstant(NewEvalContext(nil, nil), e)
+	if err != nil {
+		return nil, false
+	}
+	return &Literal{Value: v, Type: e.DataType()}, true
 }
