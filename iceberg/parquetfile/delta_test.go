@@ -5,11 +5,13 @@ import (
 	"math"
 	"math/bits"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/parquet-go/parquet-go/encoding/delta"
+	"github.com/parquet-go/parquet-go/format"
 )
 
 // encodeDelta is a reference DELTA_BINARY_PACKED encoder with a free
@@ -312,6 +314,49 @@ func TestDecodeDeltaByteArrayErrors(t *testing.T) {
 			_, _, err := decodeDeltaByteArray(tc.src, tc.n, nil, tc.limit, 0, alloc)
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("got %v, want an error about %q", err, tc.want)
+			}
+		})
+	}
+}
+
+// TestCheckDeltaValues: the page checker run before parquet-go decodes
+// DELTA_* pages (nested columns, fallback chunks) rejects streams
+// claiming more values than the page, or values far beyond its bytes.
+func TestCheckDeltaValues(t *testing.T) {
+	const many = 200_000
+	prefixes := make([]int64, many+1)
+	suffixes := make([]int64, many+1)
+	suffixes[0] = 1000
+	for i := 1; i <= many; i++ {
+		prefixes[i] = 1000 // each value repeats the first: 200 MB
+	}
+	bomb := append(encodeDelta(prefixes, 128, 4, true), encodeDelta(suffixes, 128, 4, true)...)
+	bomb = append(bomb, strings.Repeat("x", 1000)...)
+	ints := encodeDelta([]int64{1, 2, 3, 4}, 128, 4, true)
+	cases := []struct {
+		name string
+		data []byte
+		enc  format.Encoding
+		n    int64
+		want string // "" for no error
+	}{
+		{"values within the page", ints, format.DeltaBinaryPacked, 4, ""},
+		{"values and nulls", ints, format.DeltaBinaryPacked, 9, ""},
+		{"more values than entries", ints, format.DeltaBinaryPacked, 3, "page of 3"},
+		{"lengths past the bytes", ints, format.DeltaLengthByteArray, 4, "bytes left"},
+		{"prefixes past the limit", bomb, format.DeltaByteArray, many + 1, "more than"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			err := checkValues(tc.data, tc.enc, tc.n)
+			runtime.ReadMemStats(&after)
+			if tc.want == "" && err != nil || tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)) {
+				t.Fatalf("got %v, want %q", err, tc.want)
+			}
+			if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 16<<20 {
+				t.Fatalf("allocated %d bytes", alloc)
 			}
 		})
 	}

@@ -254,8 +254,32 @@ func checkValues(data []byte, enc format.Encoding, n int64) error {
 			return nil
 		}
 		return checkRuns(data[4:], 1, n)
+	case format.DeltaBinaryPacked, format.DeltaLengthByteArray, format.DeltaByteArray:
+		return checkDeltaValues(data, enc, n)
 	}
 	return nil
+}
+
+// checkDeltaValues checks the DELTA_* streams of a page of n entries:
+// parquet-go sizes its output from their value counts and, for
+// DELTA_BYTE_ARRAY, from the values' total length, which shared
+// prefixes can make far larger than the page. The streams are decoded
+// here, as the direct decoder would, with the total capped alike.
+func checkDeltaValues(data []byte, enc format.Encoding, n int64) error {
+	h, _, err := readDeltaHeader(data)
+	if err != nil {
+		return err
+	}
+	if int64(h.count) > n {
+		return fmt.Errorf("delta stream of %d values in a page of %d", h.count, n)
+	}
+	switch enc {
+	case format.DeltaLengthByteArray:
+		_, _, err = decodeDeltaLengthBytes(data, h.count, nil)
+	case format.DeltaByteArray:
+		_, _, err = decodeDeltaByteArray(data, h.count, nil, deltaBytesLimit(len(data)), 0, func(size int) []byte { return make([]byte, size) })
+	}
+	return err
 }
 
 // checkRuns checks that the runs of an RLE/bit-packed hybrid stream of
