@@ -192,6 +192,11 @@ func compactByteArrays(src []byte, n int, off []int32) ([]byte, []int32, error) 
 
 // bindDictionary points c at the dictionary's values, read through idx.
 func (c *chunkData) bindDictionary(dict *chunkData, idx []int32) {
+	if idx == nil {
+		// A page of nulls only: still bound (a nil idx means not bound,
+		// and the dictionary's values are not the page's).
+		idx = make([]int32, 0)
+	}
 	c.idx = idx
 	c.i32, c.i64, c.f32, c.f64 = dict.i32, dict.i64, dict.f32, dict.f64
 	c.bin, c.off = dict.bin, dict.off

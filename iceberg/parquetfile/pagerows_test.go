@@ -192,3 +192,55 @@ func TestCompressionLevel(t *testing.T) {
 		t.Fatalf("file sizes by level %v: want level 19 smaller than 3, and 1 different", sizes)
 	}
 }
+
+// TestAllNullDictionaryPage: a page holding only nulls in a
+// dictionary-encoded column (pages of the row limit make them common:
+// here rows 100-199 are null) reads as nulls, not as the dictionary.
+func TestAllNullDictionaryPage(t *testing.T) {
+	s := iceberg.MustSchema(0, opt(1, "s", iceberg.StringType{}))
+	as, err := arrowschema.ToArrow(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rb := array.NewRecordBuilder(memory.DefaultAllocator, as)
+	defer rb.Release()
+	for i := range 300 {
+		if i >= 100 && i < 200 {
+			rb.Field(0).AppendNull()
+		} else {
+			rb.Field(0).(*array.StringBuilder).Append(fmt.Sprintf("v%d", i%7))
+		}
+	}
+	rec := rb.NewRecordBatch()
+	defer rec.Release()
+	for _, conc := range []int{0, 1} {
+		data, _ := writeFile(t, s, WriterOptions{PageRowLimit: 100}, rec)
+		r, err := Open(bytes.NewReader(data), int64(len(data)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		rr, err := r.NewRecordReader(context.Background(), s, ReadOptions{BatchSize: 64, Concurrency: conc})
+		if err != nil {
+			t.Fatal(err)
+		}
+		row := 0
+		for {
+			got, err := rr.Next()
+			if err != nil {
+				break
+			}
+			col := got.Column(0).(*array.String)
+			for i := range col.Len() {
+				if null := row >= 100 && row < 200; col.IsNull(i) != null || !null && col.Value(i) != fmt.Sprintf("v%d", row%7) {
+					t.Fatalf("concurrency %d: row %d = %q (null %v)", conc, row, col.Value(i), col.IsNull(i))
+				}
+				row++
+			}
+			got.Release()
+		}
+		rr.Close()
+		if row != 300 {
+			t.Fatalf("concurrency %d: read %d rows, want 300", conc, row)
+		}
+	}
+}
