@@ -6,7 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -402,5 +404,68 @@ func TestReadNestedDeltaPages(t *testing.T) {
 			sameValues(t, fld.Name, rec.Column(i), column(t, tbl, i))
 		}
 		tbl.Release()
+	}
+}
+
+// TestDeltaCorruptPages: DELTA_* and BYTE_STREAM_SPLIT pages with broken
+// streams fail with a corrupt-file error naming the column and page, and
+// random damage to their bytes never panics.
+func TestDeltaCorruptPages(t *testing.T) {
+	cases := []struct {
+		field iceberg.NestedField
+		enc   parquet.Encoding
+	}{
+		{opt(1, "i", iceberg.IntType{}), parquet.Encodings.DeltaBinaryPacked},
+		{opt(1, "s", iceberg.StringType{}), parquet.Encodings.DeltaLengthByteArray},
+		{opt(1, "s", iceberg.StringType{}), parquet.Encodings.DeltaByteArray},
+		{opt(1, "d", iceberg.DoubleType{}), parquet.Encodings.ByteStreamSplit},
+	}
+	for _, tc := range cases {
+		t.Run(tc.enc.String(), func(t *testing.T) {
+			s := iceberg.MustSchema(0, tc.field)
+			rec := randomRecord(s, 300, 2)
+			defer rec.Release()
+			data := writeDeltaFile(t, rec, []parquet.WriterProperty{parquet.WithEncodingFor(tc.field.Name, tc.enc)}, true, compress.Codecs.Uncompressed)
+			f, err := pgo.OpenFile(bytes.NewReader(data), int64(len(data)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			start := f.Metadata().RowGroups[0].Columns[0].MetaData.DataPageOffset
+			var buf []byte
+			h, n, err := readPageHeader(bytes.NewReader(data), start, int64(len(data)), &buf)
+			if err != nil {
+				t.Fatal(err)
+			}
+			v := h.DataPageHeaderV2.V
+			values := start + int64(n) + int64(v.RepetitionLevelsByteLength+v.DefinitionLevelsByteLength)
+			end := start + int64(n) + int64(h.CompressedPageSize)
+			// The stream's first bytes (a DELTA header, or the first
+			// byte stream) become an overlong varint or a shorter page.
+			bad := bytes.Clone(data)
+			for i := values; i < min(values+12, end); i++ {
+				bad[i] = 0xff
+			}
+			if tc.enc == parquet.Encodings.ByteStreamSplit {
+				bad = withFirstPageHeader(t, data, func(h *format.PageHeader) { h.DataPageHeaderV2.V.NumValues-- })
+			}
+			err, _ = readCorrupt(t, bad)
+			var ce *iceberg.CorruptFileError
+			if !errors.Is(err, iceberg.ErrInvalidDataFile) || !errors.As(err, &ce) {
+				t.Fatalf("got %v, want a corrupt-file error", err)
+			}
+			if msg := err.Error(); !strings.Contains(msg, fmt.Sprintf("column %q", tc.field.Name)) || !strings.Contains(msg, "page at offset") {
+				t.Fatalf("error %q names neither column nor page", msg)
+			}
+			r := rand.New(rand.NewPCG(uint64(tc.enc), 1))
+			for range 300 {
+				bad := bytes.Clone(data)
+				for range 1 + r.IntN(4) {
+					bad[values+r.Int64N(end-values)] = byte(r.Uint32())
+				}
+				if err, _ := readCorrupt(t, bad); err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, iceberg.ErrInvalidDataFile) {
+					t.Fatalf("got %v", err)
+				}
+			}
+		})
 	}
 }
