@@ -12,11 +12,12 @@ import (
 // as in Spark (its analyzer's ExtractGenerator): its arguments must be
 // grouping expressions or aggregates, and it expands each group's row.
 //
-//	SELECT k, explode(collect_list(v)) AS x, count(*) FROM t GROUP BY k ORDER BY x
-//	  -> SELECT a.c0 AS k, <generated>, a.c2 AS `count(*)`
-//	     FROM (SELECT k, NULL, count(*), k AS c0, count(*) AS c2, collect_list(v) AS g0
+//	SELECT k, explode(array(min(v), max(v))) AS x, count(*) FROM t GROUP BY k ORDER BY x
+//	  -> SELECT a.item0 AS k, <generated>, a.item2 AS `count(1)`
+//	     FROM (SELECT k, NULL, count(*), k AS item0, count(*) AS item2,
+//	                  array(min(v), max(v)) AS input0
 //	           FROM t GROUP BY k) a
-//	     LATERAL VIEW explode(a.g0) ORDER BY x
+//	     LATERAL VIEW explode(a.input0) ORDER BY x
 //
 // The inner select keeps every item where it stood (GROUP BY positions
 // and aliases still denote them) and adds uniquely named copies for the
@@ -98,8 +99,8 @@ func liftAggregateGenerator(s *ast.SelectStmt, at int, call *ast.FuncCallExpr, n
 	}
 	args := make([]ast.ExprNode, len(call.Args))
 	for j, a := range call.Args {
-		if _, lit := a.(*driver.ValueExpr); lit {
-			args[j] = a
+		if isConstantAST(a) {
+			args[j] = a // stack's row count must stay a constant
 			continue
 		}
 		hidden := fmt.Sprintf("%s%d", aggInputPrefix, j)
@@ -201,6 +202,29 @@ func matchingItem(e ast.ExprNode, fields []*ast.SelectField, at int) int {
 	}
 	return -1
 }
+
+// isConstantAST reports whether e reads no column, aggregate or
+// subquery, so it means the same outside the aggregation.
+func isConstantAST(e ast.ExprNode) bool {
+	if _, lit := e.(*driver.ValueExpr); lit {
+		return true
+	}
+	v := &constantFinder{constant: true}
+	e.Accept(v)
+	return v.constant
+}
+
+type constantFinder struct{ constant bool }
+
+func (v *constantFinder) Enter(n ast.Node) (ast.Node, bool) {
+	switch n.(type) {
+	case *ast.ColumnNameExpr, *ast.AggregateFuncExpr, *ast.SubqueryExpr, *ast.WindowFuncExpr, *ast.VariableExpr:
+		v.constant = false
+	}
+	return n, !v.constant
+}
+
+func (v *constantFinder) Leave(n ast.Node) (ast.Node, bool) { return n, true }
 
 // hasGeneratorCall reports whether n calls a generator anywhere.
 func hasGeneratorCall(n ast.Node) bool {
