@@ -2,7 +2,6 @@ package sqlexec
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"sort"
 	"strconv"
@@ -18,12 +17,7 @@ import (
 	"github.com/icesql/icesql/iceberg/scan"
 	"github.com/icesql/icesql/iceberg/table"
 	"github.com/icesql/icesql/sqlexec/exec"
-	"github.com/icesql/icesql/sqlexec/parser"
 )
-
-// changelogSourceProp marks a table create_changelog_view made (naming its
-// source table): only such a table is replaced by a later call.
-const changelogSourceProp = "icesql.changelog-source"
 
 // changelogViewResult is create_changelog_view's output.
 type changelogViewResult struct{ name string }
@@ -35,14 +29,10 @@ func (changelogViewResult) Columns() []maintenance.Column {
 func (r changelogViewResult) Rows() [][]any { return [][]any{{r.name}} }
 
 // callCreateChangelogView computes the changelog of a snapshot range and
-// makes it readable under changelog_view (default <table>_changes).
-//
-// Spark creates a session-temporary view; this engine has no temporary
-// relations, so the changelog is materialized at the call as an Iceberg
-// table of that name (in the session's namespace unless qualified) holding
-// the source's columns plus _change_type, _change_ordinal and
-// _commit_snapshot_id. A later call replaces it; a table of that name that
-// create_changelog_view did not make is never replaced.
+// makes it readable under changelog_view (default <table>_changes): a
+// session-temporary view, as Spark's, holding the source's columns plus
+// _change_type, _change_ordinal and _commit_snapshot_id. Its rows are
+// computed at the call (see tempView); a later call replaces it.
 func callCreateChangelogView(ctx context.Context, s *Session, a callArgs) (maintenance.Result, error) {
 	const proc = "create_changelog_view"
 	bad := func(arg, format string, v ...any) error {
@@ -88,11 +78,8 @@ func callCreateChangelogView(ctx context.Context, s *Session, a callArgs) (maint
 	if !ok {
 		viewText = src.Ident().Name + "_changes"
 	}
-	viewID, err := s.changelogViewIdent(viewText)
+	viewName, err := changelogViewName(viewText)
 	if err != nil {
-		return nil, bad("changelog_view", "%v", err)
-	}
-	if err := s.checkReplaceableChangelog(ctx, viewID); err != nil {
 		return nil, bad("changelog_view", "%v", err)
 	}
 
@@ -119,10 +106,12 @@ func callCreateChangelogView(ctx context.Context, s *Session, a callArgs) (maint
 	} else {
 		rows = removeCarryovers(rows, net)
 	}
-	if err := s.writeChangelogTable(ctx, src, viewID, rows); err != nil {
+	view, err := changelogView(ctx, src, viewName, rows)
+	if err != nil {
 		return nil, err
 	}
-	return changelogViewResult{name: viewText}, nil
+	s.setTempView(view)
+	return changelogViewResult{name: viewName}, nil
 }
 
 // topLevelColumns resolves column names (case-insensitively) to their
@@ -228,80 +217,35 @@ func changelogRange(meta *iceberg.TableMetadata, opts map[string]string) (from, 
 	return from, to, nil
 }
 
-// changelogViewIdent resolves the changelog_view name against the
-// session's namespace.
-func (s *Session) changelogViewIdent(text string) (table.Identifier, error) {
+// changelogViewName checks the changelog_view name: a temporary view's
+// name is one part, as Spark requires.
+func changelogViewName(text string) (string, error) {
 	parts, err := splitTableName(text)
 	if err != nil {
-		return table.Identifier{}, err
+		return "", err
 	}
-	if len(parts) >= 3 && strings.EqualFold(parts[0], s.engine.catalogName()) {
-		parts = parts[1:]
+	if len(parts) != 1 {
+		return "", fmt.Errorf("%q: a temporary view's name has one part (no namespace)", text)
 	}
-	return s.ident(&parser.TableRef{Parts: parts, Namespace: parts[:len(parts)-1], Table: parts[len(parts)-1]})
+	return parts[0], nil
 }
 
-// checkReplaceableChangelog refuses a name held by a view or by a table
-// that is not an earlier changelog.
-func (s *Session) checkReplaceableChangelog(ctx context.Context, id table.Identifier) error {
-	old, err := table.Load(ctx, s.engine.env, id)
-	if errors.Is(err, iceberg.ErrNoSuchTable) {
-		if isView, verr := s.engine.catalog.ViewExists(ctx, toSQLiteIdent(id)); verr == nil && isView {
-			return fmt.Errorf("%s is a view", id)
-		}
-		return nil
-	}
+// changelogView builds the temporary view of the changelog rows.
+func changelogView(ctx context.Context, src *table.Table, name string, rows []changeRow) (*tempView, error) {
+	base, err := arrowSchemaOf(src)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	if _, ok := old.Metadata().Properties()[changelogSourceProp]; !ok {
-		return fmt.Errorf("%s is a table that create_changelog_view did not make; choose another name", id)
-	}
-	return nil
-}
-
-// writeChangelogTable (re)creates the changelog table and appends the rows.
-func (s *Session) writeChangelogTable(ctx context.Context, src *table.Table, id table.Identifier, rows []changeRow) error {
-	fields := append([]iceberg.NestedField(nil), src.Schema().Fields()...)
-	next := src.Metadata().LastColumnID()
-	for i, f := range []iceberg.NestedField{
-		{Name: "_change_type", Type: iceberg.StringType{}, Required: true},
-		{Name: "_change_ordinal", Type: iceberg.IntType{}, Required: true},
-		{Name: "_commit_snapshot_id", Type: iceberg.LongType{}, Required: true},
-	} {
-		f.ID = next + i + 1
-		fields = append(fields, f)
-	}
-	schema, err := iceberg.NewSchema(0, fields)
+	fields := append(base.Fields(),
+		arrow.Field{Name: "_change_type", Type: arrow.BinaryTypes.String},
+		arrow.Field{Name: "_change_ordinal", Type: arrow.PrimitiveTypes.Int32},
+		arrow.Field{Name: "_commit_snapshot_id", Type: arrow.PrimitiveTypes.Int64})
+	schema := arrow.NewSchema(fields, nil)
+	batches, err := changelogBatches(ctx, schema, rows)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	if old, err := table.Load(ctx, s.engine.env, id); err == nil {
-		if _, err := s.engine.catalog.DropTable(ctx, toSQLiteIdent(id)); err != nil {
-			return err
-		}
-		if err := s.purgeFiles(ctx, old); err != nil {
-			return err
-		}
-	}
-	props := map[string]string{changelogSourceProp: src.Ident().String()}
-	t, err := table.Create(ctx, s.engine.env, id, schema, s.engine.tableLocation(id.Namespace, id.Name), table.CreateOptions{Properties: props})
-	if err != nil {
-		return err
-	}
-	out, err := arrowSchemaOf(t)
-	if err != nil {
-		return err
-	}
-	batches, err := changelogBatches(ctx, out, rows)
-	if err != nil {
-		return err
-	}
-	if len(batches) == 0 {
-		return nil
-	}
-	_, err = s.appendRows(ctx, t, "", &batchIterator{schema: out, batches: batches})
-	return err
+	return &tempView{name: name, schema: schema, batches: batches}, nil
 }
 
 // changelogBatches builds the output batches: per source batch, the kept

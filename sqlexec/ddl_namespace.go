@@ -70,8 +70,8 @@ func (s *Session) showTables(ctx context.Context, st *parser.ShowTablesStmt) (*R
 }
 
 // showObjects lists the tables or views (by list) of ns, or of the
-// current namespace, whose names match like, with Spark's columns:
-// namespace, nameColumn, isTemporary.
+// current namespace, and the session's temporary views, whose names
+// match like, with Spark's columns: namespace, nameColumn, isTemporary.
 func (s *Session) showObjects(ctx context.Context, ns []string, like string,
 	list func(context.Context, []string) ([]sqlite.Identifier, error), nameColumn string) (*Rows, error) {
 	if ns == nil {
@@ -89,6 +89,13 @@ func (s *Session) showObjects(ctx context.Context, ns []string, like string,
 	for _, id := range ids {
 		if match(id.Name) {
 			rows = append(rows, []any{strings.Join(id.Namespace, "."), id.Name, false})
+		}
+	}
+	// The session's temporary views follow, in every namespace's list,
+	// without a namespace, as Spark lists them.
+	for _, name := range s.tempViewNames() {
+		if match(name) {
+			rows = append(rows, []any{"", name, true})
 		}
 	}
 	return memRows(schemaOf(field("namespace", tString, false), field(nameColumn, tString, false), field("isTemporary", tBool, false)), rows)

@@ -135,6 +135,9 @@ func (s *Session) viewSchema(ctx context.Context, id table.Identifier, st *parse
 // dropView runs DROP VIEW; the dropped view's current metadata file is
 // removed as Java does.
 func (s *Session) dropView(ctx context.Context, st *parser.DropViewStmt) error {
+	if s.dropTempView(st.View) {
+		return nil
+	}
 	if err := s.engine.requireViews(); err != nil {
 		return err
 	}

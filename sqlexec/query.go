@@ -93,6 +93,9 @@ func (r *resolver) ResolveTable(ctx context.Context, ref planner.TableRef) (plan
 	if t, ok := r.cache[key]; ok {
 		return t, nil
 	}
+	if v, ok := r.s.tempViewFor(tr); ok {
+		return v, nil
+	}
 	t, err := r.s.openTable(ctx, tr)
 	if errors.Is(err, iceberg.ErrNoSuchTable) && !errors.Is(err, planner.ErrUnknownTable) {
 		// Match the planner's sentinel too, keeping the catalog's.

@@ -25,6 +25,8 @@ type Session struct {
 	replan bool
 	// props are the session properties SET assigns (spark.wap.id, ...).
 	props map[string]string
+	// tempViews are the session's temporary views by lower-case name.
+	tempViews map[string]*tempView
 }
 
 // Namespace is the session's current namespace (USE changes it).

@@ -108,6 +108,7 @@ func (s *Session) Reset() error {
 // Close rolls back an open transaction. The session must not be used
 // afterwards.
 func (s *Session) Close(ctx context.Context) error {
+	s.dropTempViews()
 	if s.tx == nil {
 		return nil
 	}
