@@ -24,7 +24,14 @@ func Bind(ctx context.Context, cat Catalog, stmt ast.Node, opts BindOptions) (Pl
 	if !ok {
 		return nil, unsupported("statement %T", stmt)
 	}
-	return b.bindResultSet(rs, nil, nil)
+	p, err := b.bindResultSet(rs, nil, nil)
+	if err != nil {
+		return nil, err
+	}
+	if err := CheckVariantUse(p); err != nil {
+		return nil, err
+	}
+	return p, nil
 }
 
 type binder struct {

@@ -9,6 +9,7 @@ import (
 	"github.com/pingcap/tidb/pkg/parser/types"
 
 	"github.com/icesql/icesql/iceberg/arrowschema"
+	"github.com/icesql/icesql/sqlexec/exec"
 )
 
 // Engine types are Arrow types. These are the ones SQL values take.
@@ -70,6 +71,9 @@ func typeName(t arrow.DataType) string {
 	}
 	if arrowschema.IsUUID(t) {
 		return "UUID"
+	}
+	if exec.IsVariant(t) {
+		return "VARIANT"
 	}
 	return t.String()
 }

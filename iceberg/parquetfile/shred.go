@@ -153,7 +153,7 @@ func (n *wnode) emit(arr arrow.Array, i int, rep, def byte) error {
 		return nil
 	}
 	if n.optional {
-		if arr.IsNull(i) {
+		if sqlNull(arr, i) {
 			n.emitNulls(rep, def)
 			return nil
 		}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/extensions"
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/format"
 
@@ -91,4 +92,13 @@ func isVariantColumn(c *parquet.Column) bool {
 	}
 	_, ok := lt.Value.(*format.VariantType)
 	return ok
+}
+
+// sqlNull reports a SQL NULL at row i. arrow-go's variant arrays also
+// report a variant null (a value) as null, so their storage decides.
+func sqlNull(arr arrow.Array, i int) bool {
+	if _, ok := arr.(*extensions.VariantArray); ok {
+		return arrowschema.Storage(arr).IsNull(i)
+	}
+	return arr.IsNull(i)
 }

@@ -29,6 +29,12 @@ func Cast(ec *EvalContext, a arrow.Array, to arrow.DataType) (arrow.Array, error
 	if out, ok, err := castNested(ec, a, to); ok {
 		return out, err
 	}
+	if IsVariant(a.DataType()) {
+		if to.ID() == arrow.STRING {
+			return VariantToJSON(ec, a)
+		}
+		return nil, &CastError{Value: "variant", From: "VARIANT", To: castTypeName(to)}
+	}
 	if ft, ok := a.DataType().(*arrow.TimestampType); ok {
 		if tt, ok := to.(*arrow.TimestampType); ok && ft.Unit == tt.Unit {
 			// only the zone label differs: the stored instants are the same

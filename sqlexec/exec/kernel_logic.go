@@ -3,6 +3,8 @@ package exec
 import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+
+	"github.com/icesql/icesql/iceberg/arrowschema"
 )
 
 // And is SQL's three-valued AND: FALSE wins over NULL.
@@ -81,6 +83,10 @@ func IsNull(ec *EvalContext, a arrow.Array, negate bool) arrow.Array {
 			bld.UnsafeAppend(!negate)
 		}
 		return bld.NewArray()
+	}
+	if IsVariant(a.DataType()) {
+		// a variant null is a value, not SQL NULL
+		a = arrowschema.Storage(a)
 	}
 	for i := 0; i < n; i++ {
 		bld.UnsafeAppend(a.IsNull(i) != negate)

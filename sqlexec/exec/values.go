@@ -8,6 +8,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
+	"github.com/apache/arrow-go/v18/arrow/extensions"
 
 	"github.com/icesql/icesql/iceberg/arrowschema"
 )
@@ -17,6 +18,13 @@ import (
 // arrow.Timestamp or decimal128.Num. It is the slow, general path; hot
 // kernels read typed slices instead.
 func ValueAt(arr arrow.Array, i int) any {
+	if va, ok := arr.(*extensions.VariantArray); ok {
+		// arrow-go's IsNull also holds for a variant null, which is a value
+		if va.Storage().IsNull(i) {
+			return nil
+		}
+		return variantAt(va, i)
+	}
 	if arr.IsNull(i) {
 		return nil
 	}
@@ -53,6 +61,8 @@ func ValueAt(arr arrow.Array, i int) any {
 		return a.Value(i)
 	case *array.Null:
 		return nil
+	case *extensions.VariantArray:
+		return variantAt(a, i)
 	case array.ExtensionArray: // a uuid: its 16 bytes
 		return ValueAt(a.Storage(), i)
 	}
@@ -64,6 +74,9 @@ func AppendValue(b array.Builder, v any) error {
 	if v == nil {
 		b.AppendNull()
 		return nil
+	}
+	if vb, ok := b.(*extensions.VariantBuilder); ok {
+		return appendVariant(vb, v)
 	}
 	switch bb := arrowschema.StorageBuilder(b).(type) { // a uuid fills its 16-byte storage
 	case *array.BooleanBuilder:

@@ -59,6 +59,8 @@ func (p *cursor) typ() (iceberg.Type, error) {
 		return iceberg.TimestampNsType{}, nil
 	case "TIMESTAMPTZ_NS", "TIMESTAMP_LTZ_NS":
 		return iceberg.TimestampTzNsType{}, nil
+	case "VARIANT":
+		return iceberg.VariantType{}, nil
 	case "UNKNOWN", "VOID":
 		// Iceberg v3's unknown; VOID is Spark's name for its null type
 		return iceberg.UnknownType{}, nil
@@ -226,6 +228,8 @@ func TypeSQL(t iceberg.Type) string {
 		return "TIMESTAMPTZ_NS"
 	case iceberg.UnknownType:
 		return "UNKNOWN"
+	case iceberg.VariantType:
+		return "VARIANT"
 	case iceberg.StringType:
 		return "STRING"
 	case iceberg.UUIDType:
