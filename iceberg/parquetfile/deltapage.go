@@ -42,6 +42,12 @@ func decodesEncoded(enc format.Encoding, kind parquet.Kind) bool {
 // into c; pageBytes is the page's declared uncompressed size.
 func (d *directChunk) decodeEncoded(c *chunkData, enc format.Encoding, src []byte, n, pageBytes int) error {
 	b := c.bufs
+	if n == 0 && len(src) == 0 {
+		// A page of nulls may carry no stream at all.
+		b.off = append(b.off[:0], 0)
+		c.off = b.off
+		return nil
+	}
 	var err error
 	switch enc {
 	case format.DeltaBinaryPacked:

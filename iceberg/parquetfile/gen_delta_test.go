@@ -536,3 +536,48 @@ func TestReadParquetGoDeltaPages(t *testing.T) {
 		}
 	}
 }
+
+// TestReadDeltaNullPages reads chunks whose pages are all nulls, or all
+// nulls but one value, in each encoding.
+func TestReadDeltaNullPages(t *testing.T) {
+	s := iceberg.MustSchema(0, opt(1, "i", iceberg.IntType{}), opt(2, "s", iceberg.StringType{}),
+		opt(3, "t", iceberg.StringType{}), opt(4, "d", iceberg.DoubleType{}))
+	profile := []parquet.WriterProperty{parquet.WithEncodingFor("i", parquet.Encodings.DeltaBinaryPacked),
+		parquet.WithEncodingFor("s", parquet.Encodings.DeltaByteArray), parquet.WithEncodingFor("t", parquet.Encodings.DeltaLengthByteArray),
+		parquet.WithEncodingFor("d", parquet.Encodings.ByteStreamSplit)}
+	for _, every := range []int{0, 997} {
+		rec := smallRecord(t, s,
+			func(b array.Builder) { nullsBut(b, every, func(i int) { b.(*array.Int32Builder).Append(int32(i)) }) },
+			func(b array.Builder) {
+				nullsBut(b, every, func(i int) { b.(*array.StringBuilder).Append(fmt.Sprint(i)) })
+			},
+			func(b array.Builder) {
+				nullsBut(b, every, func(i int) { b.(*array.StringBuilder).Append(fmt.Sprint(i)) })
+			},
+			func(b array.Builder) {
+				nullsBut(b, every, func(i int) { b.(*array.Float64Builder).Append(float64(i)) })
+			})
+		for _, v2 := range []bool{false, true} {
+			data := writeDeltaFile(t, rec, profile, v2, compress.Codecs.Snappy)
+			checkDirectOnly(t, data, s)
+			tbl := readAll(t, data, s, ReadOptions{BatchSize: 500})
+			for i, f := range s.Fields() {
+				sameValues(t, f.Name, rec.Column(i), column(t, tbl, i))
+			}
+			tbl.Release()
+		}
+		rec.Release()
+	}
+}
+
+// nullsBut appends 3000 entries to b: nulls, but for every every-th
+// (none when every is 0), which gets value.
+func nullsBut(b array.Builder, every int, value func(i int)) {
+	for i := range 3000 {
+		if every > 0 && i%every == 0 {
+			value(i)
+		} else {
+			b.AppendNull()
+		}
+	}
+}

@@ -266,6 +266,9 @@ func checkValues(data []byte, enc format.Encoding, n int64) error {
 // prefixes can make far larger than the page. The streams are decoded
 // here, as the direct decoder would, with the total capped alike.
 func checkDeltaValues(data []byte, enc format.Encoding, n int64) error {
+	if len(data) == 0 {
+		return nil // a page of nulls may carry no stream
+	}
 	h, _, err := readDeltaHeader(data)
 	if err != nil {
 		return err
