@@ -9,6 +9,7 @@ var fuzzTypes = []Type{
 	BooleanType{}, IntType{}, LongType{}, FloatType{}, DoubleType{}, DateType{}, TimeType{},
 	TimestampType{}, TimestampTzType{}, StringType{}, UUIDType{}, BinaryType{}, FixedType{Length: 4},
 	DecimalType{Precision: 38, Scale: 2}, DecimalType{Precision: 9, Scale: 0}, &StructType{},
+	TimestampNsType{}, TimestampTzNsType{}, UnknownType{}, VariantType{},
 }
 
 // Decoding arbitrary bytes must never panic, and whatever decodes with the
