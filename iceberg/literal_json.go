@@ -363,6 +363,10 @@ func parseISOTimestampNanos(s string, withZone bool) (TimestampNano, error) {
 	if err != nil {
 		return 0, err
 	}
+	if days > -106750 && days < 106750 {
+		// well inside the int64 range (about ±106751 days): no overflow
+		return TimestampNano(days*nanosPerDay + ns - offset*nanosPerMicro), nil
+	}
 	// days*nanosPerDay + ns - offset*1000 must fit in int64; checked in
 	// big steps so nothing overflows on the way
 	hi := new(big.Int).Mul(big.NewInt(days), big.NewInt(nanosPerDay))
