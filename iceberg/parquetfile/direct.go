@@ -10,7 +10,7 @@ import (
 	"github.com/parquet-go/parquet-go/format"
 )
 
-// errNotDirect is returned by directChunk.next for a page whose encoding
+// errNotDirect is returned by directChunk.claim for a page whose encoding
 // it does not decode: the chunk is then read by parquet-go instead.
 var errNotDirect = errors.New("page encoding not decoded directly")
 
