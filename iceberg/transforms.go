@@ -113,6 +113,10 @@ func (VoidTransform) String() string       { return "void" }
 func (t UnknownTransform) String() string  { return t.Name }
 
 func (IdentityTransform) CanTransform(src Type) bool {
+	if _, unknown := src.(UnknownType); unknown {
+		// always null: nothing to partition by, and no Avro form
+		return false
+	}
 	_, ok := src.(PrimitiveType)
 	return ok
 }

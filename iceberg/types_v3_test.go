@@ -220,7 +220,7 @@ func TestUnknownType(t *testing.T) {
 	if CanPromote(LongType{}, UnknownType{}) {
 		t.Error("long promoted to unknown")
 	}
-	for _, tr := range []Transform{BucketTransform{N: 2}, DayTransform{}, TruncateTransform{W: 2}} {
+	for _, tr := range []Transform{IdentityTransform{}, BucketTransform{N: 2}, DayTransform{}, TruncateTransform{W: 2}} {
 		if tr.CanTransform(UnknownType{}) {
 			t.Errorf("%s transforms unknown", tr)
 		}

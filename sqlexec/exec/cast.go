@@ -41,6 +41,8 @@ func Cast(ec *EvalContext, a arrow.Array, to arrow.DataType) (arrow.Array, error
 			d := array.NewData(to, a.Len(), a.Data().Buffers(), nil, a.NullN(), a.Data().Offset())
 			defer d.Release()
 			return array.MakeFromData(d), nil
+		} else if ok {
+			return castTimestampUnit(ec, a.(*array.Timestamp), tt)
 		}
 	}
 	if x, ok := a.(*array.Int32); ok && to.ID() == arrow.INT64 {

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
 )
 
 // Nanosecond timestamps hold int64 nanoseconds: years 1677 to 2262.
@@ -56,4 +57,25 @@ func rescaleTimestamp(v arrow.Timestamp, from, to arrow.TimeUnit) (arrow.Timesta
 		return 0, false
 	}
 	return arrow.Timestamp(int64(v) * m), true
+}
+
+// castTimestampUnit rescales a timestamp column to another unit (and zone
+// label); an instant beyond the target's range fails the cast.
+func castTimestampUnit(ec *EvalContext, a *array.Timestamp, to *arrow.TimestampType) (arrow.Array, error) {
+	from := a.DataType().(*arrow.TimestampType).Unit
+	b := array.NewTimestampBuilder(ec.Mem, to)
+	defer b.Release()
+	b.Reserve(a.Len())
+	for i, v := range a.TimestampValues() {
+		if a.IsNull(i) {
+			b.UnsafeAppendBoolToBitmap(false)
+			continue
+		}
+		out, ok := rescaleTimestamp(v, from, to.Unit)
+		if !ok {
+			return nil, &CastError{Value: FormatValue(v, a.DataType()), From: castTypeName(a.DataType()), To: castTypeName(to)}
+		}
+		b.UnsafeAppend(out)
+	}
+	return b.NewArray(), nil
 }
