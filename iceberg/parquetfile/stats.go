@@ -94,8 +94,16 @@ func statValue(v parquet.Value, l *rleaf, t iceberg.Type) any {
 		}
 		x := v.Int64()
 		if l.timeUnit > 0 {
+			if x > math.MaxInt64/l.timeUnit || x < math.MinInt64/l.timeUnit {
+				return nil // beyond the table type's range
+			}
 			x *= l.timeUnit
 		} else {
+			if x%-l.timeUnit != 0 {
+				// a finer value than the column's unit: its rounded form is
+				// no safe bound in both directions, so none is given
+				return nil
+			}
 			x /= -l.timeUnit
 		}
 		switch t.(type) {
