@@ -110,6 +110,15 @@ func TestNanoTimestampsSQLWritesIcebergGoReads(t *testing.T) {
 			t.Errorf("SHOW CREATE TABLE lacks %q:\n%s", want, show)
 		}
 	}
+	// a time.Time parameter keeps its nanoseconds
+	param := time.Unix(0, 1767225600123456789).UTC()
+	if got := sqltest.QueryStrings(t, db, "SELECT count(*) FROM lake.ns WHERE ts = ?", param); len(got) != 1 || got[0] != "1" {
+		t.Fatalf("rows matching a nanosecond parameter: %v", got)
+	}
+	var back time.Time
+	if err := db.QueryRow("SELECT ts FROM lake.ns WHERE id = 1").Scan(&back); err != nil || !back.Equal(param) {
+		t.Fatalf("SELECT gives %v (%v), want %v", back, err, param)
+	}
 	goCat := openGoCatalog(t, filepath.Join(dir, "catalog.db"), dir)
 	goTbl := goLoad(t, goCat, goIdent([]string{"lake"}, "ns"))
 	if v := goTbl.Metadata().Version(); v != 3 {

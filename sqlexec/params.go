@@ -158,7 +158,9 @@ func datumOf(a any) (*tidb.ValueExpr, error) {
 	case []byte:
 		v.SetBytes(append([]byte(nil), x...))
 	case time.Time:
-		v.SetString(x.UTC().Format("2006-01-02 15:04:05.999999"))
+		// all nine digits: timestamp_ns columns keep them, microsecond
+		// columns drop the last three when the text is cast
+		v.SetString(x.UTC().Format("2006-01-02 15:04:05.999999999"))
 	case iceberg.Decimal:
 		dec := new(tidb.MyDecimal)
 		if err := dec.FromString([]byte(x.String())); err != nil {
@@ -171,6 +173,8 @@ func datumOf(a any) (*tidb.ValueExpr, error) {
 		v.SetString(time.Unix(int64(x)*86400, 0).UTC().Format("2006-01-02"))
 	case iceberg.Timestamp:
 		v.SetString(time.UnixMicro(int64(x)).UTC().Format("2006-01-02 15:04:05.999999"))
+	case iceberg.TimestampNano:
+		v.SetString(time.Unix(0, int64(x)).UTC().Format("2006-01-02 15:04:05.999999999"))
 	default:
 		return nil, fmt.Errorf("unsupported argument type %T", a)
 	}
