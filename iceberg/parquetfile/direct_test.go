@@ -47,7 +47,7 @@ func writePqarrow(t testing.TB, rec arrow.RecordBatch, props *parquet.WriterProp
 
 // pqarrowCases are writer settings covering data page v1 and v2, every
 // codec, dictionary and PLAIN pages (and the fallback from one to the
-// other), and encodings only parquet-go's page reader decodes here.
+// other), and the DELTA_* encodings.
 func pqarrowCases() map[string][]parquet.WriterProperty {
 	small := []parquet.WriterProperty{parquet.WithDataPageSize(2 << 10), parquet.WithDictionaryPageSizeLimit(1 << 10), parquet.WithBatchSize(256)}
 	with := func(opts ...parquet.WriterProperty) []parquet.WriterProperty {
@@ -92,10 +92,12 @@ func TestReadOtherWritersFlat(t *testing.T) {
 	}
 }
 
-// TestDirectFallsBackMidChunk: a chunk whose footer lists only encodings
-// the direct decoder knows but whose pages use others is handed to
-// parquet-go at the first such page.
-func TestDirectFallsBackMidChunk(t *testing.T) {
+// TestDirectFooterUnderstatesEncodings: a chunk whose footer lists fewer
+// encodings than its pages use (PLAIN and RLE, for DELTA_* pages) reads
+// right: each page is decoded by its own header's encoding. (The hand-over
+// to parquet-go for a page the direct decoder does not know is
+// TestGoPagesTakeOverAfterDictionary.)
+func TestDirectFooterUnderstatesEncodings(t *testing.T) {
 	s := flatTypesSchema()
 	rec := randomRecord(s, 2000, 5)
 	defer rec.Release()

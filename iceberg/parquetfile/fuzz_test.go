@@ -23,7 +23,7 @@ func FuzzReader(f *testing.F) {
 		f.Add(data)
 	}
 	// Files of another writer: data page v2, dictionary and PLAIN pages,
-	// encodings read by parquet-go.
+	// DELTA_* pages.
 	flat := randomRecord(flatTypesSchema(), 40, 3)
 	defer flat.Release()
 	for _, name := range []string{"v2-dict-snappy", "v1-plain-none", "v2-plain-none", "v2-delta"} {
