@@ -163,3 +163,45 @@ func TestVariantShreddedReadRefused(t *testing.T) {
 		t.Fatalf("got %v", err)
 	}
 }
+
+// Variants nested in a list and a struct round trip.
+func TestNestedVariantRoundTrip(t *testing.T) {
+	s := iceberg.MustSchema(0,
+		iceberg.NestedField{ID: 1, Name: "l", Type: &iceberg.ListType{ElementID: 2, Element: iceberg.VariantType{}}},
+		iceberg.NestedField{ID: 3, Name: "s", Type: &iceberg.StructType{FieldList: []iceberg.NestedField{
+			{ID: 4, Name: "v", Type: iceberg.VariantType{}}}}},
+	)
+	as, err := arrowschema.ToArrow(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := array.NewRecordBuilder(memory.DefaultAllocator, as)
+	parse := func(doc string) variant.Value {
+		v, err := variant.ParseJSON(doc, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	lb := b.Field(0).(*array.ListBuilder)
+	lb.Append(true)
+	lb.ValueBuilder().(*extensions.VariantBuilder).Append(parse(`{"k":1}`))
+	lb.ValueBuilder().(*extensions.VariantBuilder).AppendNull()
+	lb.AppendNull()
+	sb := b.Field(1).(*array.StructBuilder)
+	sb.Append(true)
+	sb.FieldBuilder(0).(*extensions.VariantBuilder).Append(parse(`[1,"x"]`))
+	sb.Append(true)
+	sb.FieldBuilder(0).(*extensions.VariantBuilder).Append(parse(`null`))
+	rec := b.NewRecordBatch()
+	b.Release()
+	defer rec.Release()
+	data, _ := writeFile(t, s, WriterOptions{}, rec)
+	tbl := readAll(t, data, s, ReadOptions{})
+	defer tbl.Release()
+	for i := range s.Fields() {
+		got := column(t, tbl, i)
+		defer got.Release()
+		sameValues(t, s.Fields()[i].Name, rec.Column(i), got)
+	}
+}
