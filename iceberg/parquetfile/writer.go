@@ -101,8 +101,10 @@ func (w *Writer) Write(rec arrow.RecordBatch) error {
 		// A chunk ends where a page reaches its row limit, so pages are
 		// cut at the limit exactly.
 		to := min(from+writeChunkRows, n)
-		for _, r := range w.pageRows {
-			to = min(to, from+w.opts.PageRowLimit-r)
+		if limit := w.opts.PageRowLimit; limit > 0 {
+			for _, r := range w.pageRows {
+				to = min(to, from+limit-r)
+			}
 		}
 		for i, root := range w.roots {
 			if err := root.emitRows(cast.Column(i), from, to); err != nil {
@@ -114,7 +116,7 @@ func (w *Writer) Write(rec arrow.RecordBatch) error {
 		var buffered int64
 		for i, l := range w.leaves {
 			w.pageRows[i] += to - from
-			if w.pageRows[i] >= w.opts.PageRowLimit || l.cw.page.rawSize() >= w.opts.PageSizeBytes {
+			if w.opts.PageRowLimit > 0 && w.pageRows[i] >= w.opts.PageRowLimit || l.cw.page.rawSize() >= w.opts.PageSizeBytes {
 				if err := l.cw.flushPage(); err != nil {
 					return err
 				}
