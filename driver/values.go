@@ -7,6 +7,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/extensions"
 
 	"github.com/icesql/icesql/iceberg"
 	"github.com/icesql/icesql/iceberg/arrowschema"
@@ -25,6 +26,9 @@ func engineValue(v any) (any, bool) {
 // bool, int32, int64, float32, float64, string, []byte, time.Time (UTC),
 // decimals and uuids as strings and nested values as JSON text.
 func goValue(a arrow.Array, i int) (any, error) {
+	if va, ok := a.(*extensions.VariantArray); ok {
+		return variantText(va, i)
+	}
 	if a.IsNull(i) {
 		return nil, nil
 	}
@@ -86,6 +90,24 @@ func goValue(a arrow.Array, i int) (any, error) {
 		return nil, nil
 	}
 	return nil, fmt.Errorf("iceberg driver: cannot convert column type %s", a.DataType())
+}
+
+// variantText is a variant as JSON text, as to_json renders it: a SQL
+// NULL is nil, a variant null the text null (arrow-go's IsNull counts
+// both as null, so the storage decides).
+func variantText(a *extensions.VariantArray, i int) (any, error) {
+	if a.Storage().IsNull(i) {
+		return nil, nil
+	}
+	v, err := a.Value(i)
+	if err != nil {
+		return nil, fmt.Errorf("iceberg driver: variant in row %d: %w", i, err)
+	}
+	b, err := v.MarshalJSON()
+	if err != nil {
+		return nil, fmt.Errorf("iceberg driver: variant in row %d: %w", i, err)
+	}
+	return string(b), nil
 }
 
 func timestampValue(x *array.Timestamp, i int) time.Time {

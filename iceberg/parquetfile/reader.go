@@ -250,6 +250,9 @@ func fileType(c *parquet.Column, path []string, mapping NameMapping) (iceberg.Ty
 		return primitiveFromParquet(c.Type())
 	}
 	switch {
+	case isVariantColumn(c):
+		// metadata and value are the variant's encoding, not fields.
+		return iceberg.VariantType{}, nil
 	case isListColumn(c):
 		elem := listElement(c)
 		if elem == nil {

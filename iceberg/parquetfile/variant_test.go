@@ -113,6 +113,15 @@ func TestVariantRoundTrip(t *testing.T) {
 		if !isVariantColumn(c) || len(c.Columns()) != 2 || c.Columns()[0].ID() != 0 || c.Columns()[1].ID() != 0 {
 			t.Fatalf("column %q is not an unshredded VARIANT group without child ids", c.Name())
 		}
+		// The file's schema (what add_files and name mapping see) has
+		// the variant as one field, not a struct of its encoding.
+		fs, err := r.Schema(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f, ok := fs.FindFieldByID(2); !ok || f.Type != (iceberg.VariantType{}) {
+			t.Fatalf("file schema field 2 = %+v, want a variant", f)
+		}
 	})
 }
 
