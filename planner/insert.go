@@ -14,6 +14,15 @@ import (
 // A column list in the statement selects and orders target columns; the
 // others get NULL. Type errors are reported here; NULLs in non-nullable
 // columns fail when the plan runs (exec.ErrNullViolation).
+// columnTypeName names a column's type in errors: a column of Iceberg's
+// unknown type (Arrow's null type) holds only NULL.
+func columnTypeName(t arrow.DataType) string {
+	if t.ID() == arrow.NULL {
+		return "UNKNOWN (only NULL)"
+	}
+	return typeName(t)
+}
+
 func BindInsertValues(ctx context.Context, stmt *ast.InsertStmt, target *arrow.Schema) (Plan, error) {
 	if stmt.Select != nil {
 		return nil, unsupported("INSERT ... SELECT in BindInsertValues")
@@ -62,7 +71,7 @@ func BindInsertValues(ctx context.Context, stmt *ast.InsertStmt, target *arrow.S
 			}
 			col := cols[positions[i]]
 			if !castAllowed(e.DataType(), col.Type) && !(isNumeric(e.DataType()) && isNumeric(col.Type)) {
-				return nil, &TypeMismatchError{Op: "INSERT into column " + col.Name + " of type " + typeName(col.Type), Types: []string{typeName(e.DataType())}}
+				return nil, &TypeMismatchError{Op: "INSERT into column " + col.Name + " of type " + columnTypeName(col.Type), Types: []string{typeName(e.DataType())}}
 			}
 			if l, ok := e.(*Literal); ok {
 				if e, err = castTo(l, col.Type); err != nil {

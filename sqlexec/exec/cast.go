@@ -220,6 +220,9 @@ func castTypeName(t arrow.DataType) string {
 	if arrowschema.IsUUID(t) {
 		return "uuid"
 	}
+	if t.ID() == arrow.NULL {
+		return "unknown (only NULL)"
+	}
 	return t.String()
 }
 
