@@ -36,6 +36,7 @@ var minIntProperties = map[string]int64{
 	PropMaxRefAgeMs:                 0,
 	// Read by the Parquet writer (iceberg/parquetfile).
 	"write.parquet.page-row-limit":       1,
+	"write.parquet.dict-size-bytes":      1,
 	"write.parquet.page-size-bytes":      1,
 	"write.parquet.row-group-size-bytes": 1,
 }

@@ -15,10 +15,6 @@ import (
 	"github.com/parquet-go/parquet-go/format"
 )
 
-// dictionaryLimitBytes caps a column chunk's dictionary; past it the chunk
-// continues in PLAIN (the 1 MiB dictionary page limit pqarrow and Java use).
-const dictionaryLimitBytes = 1 << 20
-
 // pageBuf holds the levels and the non-null values of the page being filled
 // for one leaf, each value in the slice of its physical type.
 type pageBuf struct {

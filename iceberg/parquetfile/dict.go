@@ -20,6 +20,9 @@ type dictionary struct {
 	off   []uint32 // byte-array value ends, off[0] = 0
 	count int
 	seen  int // values looked up in this chunk
+	// limit caps the dictionary page (WriterOptions.DictSizeBytes); past
+	// it the chunk continues in PLAIN.
+	limit int
 }
 
 // dictSampleValues is how many values a chunk looks up before judging
@@ -42,7 +45,7 @@ func (d *dictionary) plainSize() int {
 // worthKeeping reports whether the dictionary is within its size limit
 // and, once sampled, of low enough cardinality.
 func (d *dictionary) worthKeeping() bool {
-	if d.plainSize() > dictionaryLimitBytes {
+	if d.plainSize() > d.limit {
 		return false
 	}
 	return d.seen < dictSampleValues || 2*d.numValues() <= d.seen

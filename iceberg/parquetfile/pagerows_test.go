@@ -154,13 +154,14 @@ func TestBatchesEndOnPages(t *testing.T) {
 }
 
 func TestWriterOptionProperties(t *testing.T) {
-	o, err := OptionsFromProperties(map[string]string{PropPageRowLimit: "500", PropCompressionLevel: "9"})
-	if err != nil || o.PageRowLimit != 500 || o.CompressionLevel != 9 {
+	o, err := OptionsFromProperties(map[string]string{PropPageRowLimit: "500", PropCompressionLevel: "9", PropDictSizeBytes: "4096"})
+	if err != nil || o.PageRowLimit != 500 || o.CompressionLevel != 9 || o.DictSizeBytes != 4096 {
 		t.Fatalf("got %+v, %v", o, err)
 	}
 	for _, props := range []map[string]string{
 		{PropPageRowLimit: "0"},
 		{PropPageRowLimit: "many"},
+		{PropDictSizeBytes: "-1"},
 		{PropCompressionLevel: "x"},
 	} {
 		if _, err := OptionsFromProperties(props); err == nil {
@@ -243,5 +244,55 @@ func TestAllNullDictionaryPage(t *testing.T) {
 		if row != 300 {
 			t.Fatalf("concurrency %d: read %d rows, want 300", conc, row)
 		}
+	}
+}
+
+// TestDictSizeBytes: a chunk whose dictionary passes DictSizeBytes
+// continues in PLAIN pages; under a larger limit it stays dictionary
+// encoded. Either way the values read back.
+func TestDictSizeBytes(t *testing.T) {
+	s := iceberg.MustSchema(0, opt(1, "s", iceberg.StringType{}))
+	as, err := arrowschema.ToArrow(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rb := array.NewRecordBuilder(memory.DefaultAllocator, as)
+	defer rb.Release()
+	// 2,000 distinct values of ~100 bytes (a 200 KB dictionary), each
+	// seen 40 times, so the dictionary pays by cardinality.
+	value := func(i int) string { return fmt.Sprintf("%097d", i%2000) }
+	for i := range 80000 {
+		rb.Field(0).(*array.StringBuilder).Append(value(i))
+	}
+	rec := rb.NewRecordBatch()
+	defer rec.Release()
+	for _, tc := range []struct {
+		limit     int
+		wantPlain bool
+	}{{64 << 10, true}, {1 << 20, false}} {
+		data, _ := writeFile(t, s, WriterOptions{DictSizeBytes: tc.limit, PageSizeBytes: 256 << 10}, rec)
+		pf, err := file.NewParquetReader(bytes.NewReader(data))
+		if err != nil {
+			t.Fatal(err)
+		}
+		pr, err := pf.RowGroup(0).GetColumnPageReader(0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		plain := false
+		for pr.Next() {
+			if dp, ok := pr.Page().(file.DataPage); ok && dp.Encoding() == 0 { // PLAIN
+				plain = true
+			}
+		}
+		if plain != tc.wantPlain {
+			t.Fatalf("limit %d: PLAIN pages %v, want %v", tc.limit, plain, tc.wantPlain)
+		}
+		got := readWithPqarrow(t, data)
+		col := got.Column(0).Data().Chunk(0).(*array.String)
+		if got.NumRows() != 80000 || col.Value(0) != value(0) {
+			t.Fatalf("limit %d: read %d rows, first %q", tc.limit, got.NumRows(), col.Value(0))
+		}
+		got.Release()
 	}
 }

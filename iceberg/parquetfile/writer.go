@@ -70,6 +70,7 @@ func NewWriter(w io.Writer, schema *iceberg.Schema, opts WriterOptions) (*Writer
 			return nil, fmt.Errorf("parquetfile: internal error: levels of column %d differ", l.fieldID)
 		}
 		l.cw.init(l, ll.kind, ll.width, codec, sem)
+		l.cw.dict.limit = opts.DictSizeBytes
 	}
 	return &Writer{out: &countingWriter{w: w}, schema: schema, arrow: as, opts: opts, roots: roots, leaves: leaves, layout: layout,
 		pageRows: make([]int, len(leaves))}, nil
