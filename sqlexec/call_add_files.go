@@ -49,9 +49,7 @@ func (r addFilesResult) Rows() [][]any {
 // refused unless check_duplicate_files is false.
 func callAddFiles(ctx context.Context, s *Session, a callArgs) (maintenance.Result, error) {
 	const proc = "add_files"
-	bad := func(arg, format string, v ...any) error {
-		return &ProcedureArgError{Procedure: proc, Argument: arg, Reason: fmt.Sprintf(format, v...)}
-	}
+	bad := argErrorf(proc)
 	srcText, _ := a.str("source_table")
 	parts, err := splitTableName(srcText)
 	if err != nil || len(parts) != 2 {

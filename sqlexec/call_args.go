@@ -70,9 +70,7 @@ func (a callArgs) timestamp(name string) (time.Time, bool) {
 // bindCallArgs matches the written arguments to the procedure's
 // parameters and evaluates each to its parameter's type.
 func (s *Session) bindCallArgs(ctx context.Context, p *procedure, args []parser.CallArg) (callArgs, error) {
-	bad := func(arg, format string, a ...any) error {
-		return &ProcedureArgError{Procedure: p.name, Argument: arg, Reason: fmt.Sprintf(format, a...)}
-	}
+	bad := argErrorf(p.name)
 	given := map[string]*parser.Expr{}
 	for i, a := range args {
 		var prm *procParam

@@ -35,9 +35,7 @@ func (r changelogViewResult) Rows() [][]any { return [][]any{{r.name}} }
 // computed at the call (see tempView); a later call replaces it.
 func callCreateChangelogView(ctx context.Context, s *Session, a callArgs) (maintenance.Result, error) {
 	const proc = "create_changelog_view"
-	bad := func(arg, format string, v ...any) error {
-		return &ProcedureArgError{Procedure: proc, Argument: arg, Reason: fmt.Sprintf(format, v...)}
-	}
+	bad := argErrorf(proc)
 	net := a.boolean("net_changes")
 	idNames, hasIDs := a["identifier_columns"].([]string)
 	updates := hasIDs

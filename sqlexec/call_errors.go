@@ -27,3 +27,10 @@ func (e *ProcedureArgError) Error() string {
 }
 
 func (e *ProcedureArgError) Unwrap() error { return ErrProcedureArgument }
+
+// argErrorf returns the constructor of proc's argument errors.
+func argErrorf(proc string) func(arg, format string, v ...any) error {
+	return func(arg, format string, v ...any) error {
+		return &ProcedureArgError{Procedure: proc, Argument: arg, Reason: fmt.Sprintf(format, v...)}
+	}
+}

@@ -20,14 +20,8 @@ import (
 
 func callRewriteDataFiles(ctx context.Context, s *Session, a callArgs) (maintenance.Result, error) {
 	const proc = "rewrite_data_files"
-	bad := func(arg, format string, v ...any) error {
-		return &ProcedureArgError{Procedure: proc, Argument: arg, Reason: fmt.Sprintf(format, v...)}
-	}
-	id, err := s.callIdent(a)
-	if err != nil {
-		return nil, err
-	}
-	t, err := table.Load(ctx, s.engine.env, id)
+	bad := argErrorf(proc)
+	t, err := s.callTable(ctx, a)
 	if err != nil {
 		return nil, err
 	}
@@ -46,7 +40,7 @@ func callRewriteDataFiles(ctx context.Context, s *Session, a callArgs) (maintena
 		}
 	}
 	if w, ok := a.str("where"); ok {
-		if opts.Where, err = s.whereFilter(ctx, id, w); err != nil {
+		if opts.Where, err = s.whereFilter(ctx, t.Ident(), w); err != nil {
 			return nil, bad("where", "%v", err)
 		}
 	}

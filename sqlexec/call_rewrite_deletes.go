@@ -105,14 +105,8 @@ func parseRewriteDeletesOptions(meta *iceberg.TableMetadata, m map[string]string
 // one ignores its position delete files, which are dropped).
 func callRewritePositionDeleteFiles(ctx context.Context, s *Session, a callArgs) (maintenance.Result, error) {
 	const proc = "rewrite_position_delete_files"
-	bad := func(arg, format string, v ...any) error {
-		return &ProcedureArgError{Procedure: proc, Argument: arg, Reason: fmt.Sprintf(format, v...)}
-	}
-	id, err := s.callIdent(a)
-	if err != nil {
-		return nil, err
-	}
-	t, err := table.Load(ctx, s.engine.env, id)
+	bad := argErrorf(proc)
+	t, err := s.callTable(ctx, a)
 	if err != nil {
 		return nil, err
 	}
@@ -125,7 +119,7 @@ func callRewritePositionDeleteFiles(ctx context.Context, s *Session, a callArgs)
 	var where map[string]bool // data files matching where; nil: all
 	cur := meta.CurrentSnapshot()
 	if w, ok := a.str("where"); ok {
-		f, err := s.whereFilter(ctx, id, w)
+		f, err := s.whereFilter(ctx, t.Ident(), w)
 		if err != nil {
 			return nil, bad("where", "%v", err)
 		}
