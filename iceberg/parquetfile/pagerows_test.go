@@ -8,6 +8,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet/file"
@@ -199,21 +200,7 @@ func TestCompressionLevel(t *testing.T) {
 // dictionary-encoded column (pages of the row limit make them common:
 // here rows 100-199 are null) reads as nulls, not as the dictionary.
 func TestAllNullDictionaryPage(t *testing.T) {
-	s := iceberg.MustSchema(0, opt(1, "s", iceberg.StringType{}))
-	as, err := arrowschema.ToArrow(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rb := array.NewRecordBuilder(memory.DefaultAllocator, as)
-	defer rb.Release()
-	for i := range 300 {
-		if i >= 100 && i < 200 {
-			rb.Field(0).AppendNull()
-		} else {
-			rb.Field(0).(*array.StringBuilder).Append(fmt.Sprintf("v%d", i%7))
-		}
-	}
-	rec := rb.NewRecordBatch()
+	s, rec := stringColumn(t, 300, func(i int) (string, bool) { return fmt.Sprintf("v%d", i%7), i < 100 || i >= 200 })
 	defer rec.Release()
 	for _, conc := range []int{0, 1} {
 		data, _ := writeFile(t, s, WriterOptions{PageRowLimit: 100}, rec)
@@ -251,20 +238,10 @@ func TestAllNullDictionaryPage(t *testing.T) {
 // continues in PLAIN pages; under a larger limit it stays dictionary
 // encoded. Either way the values read back.
 func TestDictSizeBytes(t *testing.T) {
-	s := iceberg.MustSchema(0, opt(1, "s", iceberg.StringType{}))
-	as, err := arrowschema.ToArrow(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rb := array.NewRecordBuilder(memory.DefaultAllocator, as)
-	defer rb.Release()
 	// 2,000 distinct values of ~100 bytes (a 200 KB dictionary), each
 	// seen 40 times, so the dictionary pays by cardinality.
 	value := func(i int) string { return fmt.Sprintf("%097d", i%2000) }
-	for i := range 80000 {
-		rb.Field(0).(*array.StringBuilder).Append(value(i))
-	}
-	rec := rb.NewRecordBatch()
+	s, rec := stringColumn(t, 80000, func(i int) (string, bool) { return value(i), true })
 	defer rec.Release()
 	for _, tc := range []struct {
 		limit     int
@@ -295,4 +272,25 @@ func TestDictSizeBytes(t *testing.T) {
 		}
 		got.Release()
 	}
+}
+
+// stringColumn is a record of one optional string column "s" (id 1) of n
+// rows: value(i), or null where its second result is false.
+func stringColumn(t *testing.T, n int, value func(i int) (string, bool)) (*iceberg.Schema, arrow.RecordBatch) {
+	t.Helper()
+	s := iceberg.MustSchema(0, opt(1, "s", iceberg.StringType{}))
+	as, err := arrowschema.ToArrow(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rb := array.NewRecordBuilder(memory.DefaultAllocator, as)
+	defer rb.Release()
+	for i := range n {
+		if v, ok := value(i); ok {
+			rb.Field(0).(*array.StringBuilder).Append(v)
+		} else {
+			rb.Field(0).AppendNull()
+		}
+	}
+	return s, rb.NewRecordBatch()
 }
