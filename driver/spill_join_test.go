@@ -1,6 +1,7 @@
 package driver_test
 
 import (
+	"database/sql"
 	"testing"
 
 	"github.com/icesql/icesql/sqlexec/exec"
@@ -14,13 +15,7 @@ func TestMemoryLimitSpillsJoins(t *testing.T) {
 		t.Skip("two 200k-row tables")
 	}
 	dir, spill, roomy := newSpillFixture(t)
-	// n.k is 0..199999; m.k is 50000..249999 with every 7th NULL
-	mustExec(t, roomy, "CREATE TABLE n (k BIGINT, s STRING)")
-	mustExec(t, roomy, `INSERT INTO n SELECT a.x + 10*b.x + 100*c.x + 1000*e.x + 10000*f.x + 100000*g.x,
-		concat('s', CAST(b.x + 10*c.x AS STRING))
-		FROM d a, d b, d c, d e, d f, d g WHERE g.x < 2`)
-	mustExec(t, roomy, "CREATE TABLE m (k BIGINT, t STRING)")
-	mustExec(t, roomy, `INSERT INTO m SELECT CASE WHEN k % 7 = 3 THEN NULL ELSE k + 50000 END, concat('t', CAST(k % 1000 AS STRING)) FROM n`)
+	createJoinTables(t, roomy)
 	if n := queryInt(t, roomy, "SELECT count(*) FROM m"); n != 200000 {
 		t.Fatalf("%d rows, want 200000", n)
 	}
@@ -40,4 +35,17 @@ func TestMemoryLimitSpillsJoins(t *testing.T) {
 			checkSpilledQuery(t, roomy, tight, tc.query, spill, tc.rows, exec.JoinSpillFiles)
 		})
 	}
+}
+
+// createJoinTables makes the two 200k-row tables of the join spill tests:
+// n.k is 0..199999 (s has 100 values); m.k is 50000..249999 with every
+// 7th NULL (t has 1,000 values).
+func createJoinTables(t *testing.T, db *sql.DB) {
+	t.Helper()
+	mustExec(t, db, "CREATE TABLE n (k BIGINT, s STRING)")
+	mustExec(t, db, `INSERT INTO n SELECT a.x + 10*b.x + 100*c.x + 1000*e.x + 10000*f.x + 100000*g.x,
+		concat('s', CAST(b.x + 10*c.x AS STRING))
+		FROM d a, d b, d c, d e, d f, d g WHERE g.x < 2`)
+	mustExec(t, db, "CREATE TABLE m (k BIGINT, t STRING)")
+	mustExec(t, db, `INSERT INTO m SELECT CASE WHEN k % 7 = 3 THEN NULL ELSE k + 50000 END, concat('t', CAST(k % 1000 AS STRING)) FROM n`)
 }

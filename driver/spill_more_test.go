@@ -22,12 +22,7 @@ func TestMemoryLimitSpillsJoinsUnderParallelAggregates(t *testing.T) {
 	// parallel aggregation needs at least two workers
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
 	dir, spill, roomy := newSpillFixture(t)
-	mustExec(t, roomy, "CREATE TABLE n (k BIGINT, s STRING)")
-	mustExec(t, roomy, `INSERT INTO n SELECT a.x + 10*b.x + 100*c.x + 1000*e.x + 10000*f.x + 100000*g.x,
-		concat('s', CAST(b.x + 10*c.x AS STRING))
-		FROM d a, d b, d c, d e, d f, d g WHERE g.x < 2`)
-	mustExec(t, roomy, "CREATE TABLE m (k BIGINT, t STRING)")
-	mustExec(t, roomy, `INSERT INTO m SELECT CASE WHEN k % 7 = 3 THEN NULL ELSE k + 50000 END, concat('t', CAST(k % 1000 AS STRING)) FROM n`)
+	createJoinTables(t, roomy)
 	tight := openDB(t, dir+"/lake?memory_limit=1MiB&spill_dir="+spill)
 	tests := []struct {
 		name, query string
