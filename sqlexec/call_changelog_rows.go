@@ -5,41 +5,51 @@ import (
 	"strings"
 )
 
+// changeGroup is the rows (indexes) of one key, inserted and deleted.
+type changeGroup struct{ ins, del []int }
+
+// groupChanges groups rows by key, in the order keys first appear.
+func groupChanges(rows []changeRow, key func(r changeRow) string) []changeGroup {
+	index := map[string]int{}
+	var out []changeGroup
+	for i, r := range rows {
+		k := key(r)
+		g, ok := index[k]
+		if !ok {
+			g = len(out)
+			index[k] = g
+			out = append(out, changeGroup{})
+		}
+		if r.typ == changeDelete {
+			out[g].del = append(out[g].del, i)
+		} else {
+			out[g].ins = append(out[g].ins, i)
+		}
+	}
+	return out
+}
+
 // removeCarryovers drops the pairs of an identical deleted and inserted row
 // that copy-on-write commits produce (a removed file's surviving rows
 // written again), as Spark's create_changelog_view does. Without net, pairs
 // cancel within one commit; with net, across the whole changelog, leaving
 // each distinct row's net change (its last inserts or first deletes).
 func removeCarryovers(rows []changeRow, net bool) []changeRow {
-	groups := map[string][]int{}
-	var order []string
-	for i, r := range rows {
-		k := r.key
-		if !net {
-			k = fmt.Sprintf("%d\x01%s", r.batch.ordinal, k)
+	key := func(r changeRow) string {
+		if net {
+			return r.key
 		}
-		if _, ok := groups[k]; !ok {
-			order = append(order, k)
-		}
-		groups[k] = append(groups[k], i)
+		return fmt.Sprintf("%d\x01%s", r.batch.ordinal, r.key)
 	}
 	keep := make([]bool, len(rows))
-	for _, k := range order {
-		var ins, del []int
-		for _, i := range groups[k] {
-			if rows[i].typ == changeDelete {
-				del = append(del, i)
-			} else {
-				ins = append(ins, i)
-			}
-		}
-		switch n := len(ins) - len(del); {
+	for _, g := range groupChanges(rows, key) {
+		switch n := len(g.ins) - len(g.del); {
 		case n > 0:
-			for _, i := range ins[len(ins)-n:] {
+			for _, i := range g.ins[len(g.ins)-n:] {
 				keep[i] = true
 			}
 		case n < 0:
-			for _, i := range del[:-n] {
+			for _, i := range g.del[:-n] {
 				keep[i] = true
 			}
 		}
@@ -53,34 +63,20 @@ func removeCarryovers(rows []changeRow, net bool) []changeRow {
 // compute_updates. Several deleted or inserted rows with the same
 // identifier in one commit are an error, as in Spark.
 func computeUpdates(rows []changeRow, idCols []int, idNames []string) ([]changeRow, error) {
-	groups := map[string][]int{}
-	var order []string
-	for i, r := range rows {
-		k := fmt.Sprintf("%d\x01%s", r.batch.ordinal, rowKey(r.batch.rec, r.row, idCols))
-		if _, ok := groups[k]; !ok {
-			order = append(order, k)
-		}
-		groups[k] = append(groups[k], i)
+	key := func(r changeRow) string {
+		return fmt.Sprintf("%d\x01%s", r.batch.ordinal, rowKey(r.batch.rec, r.row, idCols))
 	}
 	keep := make([]bool, len(rows))
 	for i := range keep {
 		keep[i] = true
 	}
-	for _, k := range order {
-		var ins, del []int
-		for _, i := range groups[k] {
-			if rows[i].typ == changeDelete {
-				del = append(del, i)
-			} else {
-				ins = append(ins, i)
-			}
-		}
-		if len(ins) > 1 || len(del) > 1 {
+	for _, g := range groupChanges(rows, key) {
+		if len(g.ins) > 1 || len(g.del) > 1 {
 			return nil, fmt.Errorf("cannot compute updates: several rows of one commit share the identifier values (%s); the identifier columns must identify rows",
 				strings.Join(idNames, ", "))
 		}
-		if len(ins) == 1 && len(del) == 1 {
-			d, n := del[0], ins[0]
+		if len(g.ins) == 1 && len(g.del) == 1 {
+			d, n := g.del[0], g.ins[0]
 			if rows[d].key == rows[n].key {
 				keep[d], keep[n] = false, false
 				continue
