@@ -86,3 +86,19 @@ func TestWriteShapeError(t *testing.T) {
 		t.Fatalf("got %v, want ErrShape", err)
 	}
 }
+
+func TestFormatTime(t *testing.T) {
+	for _, tc := range []struct {
+		t    time.Time
+		want string
+	}{
+		{time.Date(2024, 1, 2, 3, 4, 5, 0, time.UTC), "2024-01-02 03:04:05"},
+		{time.Date(2024, 1, 2, 3, 4, 5, 6000, time.UTC), "2024-01-02 03:04:05.000006"},
+		{time.Date(2026, 1, 1, 0, 0, 0, 123456789, time.UTC), "2026-01-01 00:00:00.123456789"},
+		{time.Date(2026, 1, 1, 0, 0, 0, 5, time.FixedZone("", 3600)), "2026-01-01 00:00:00.000000005+01:00"},
+	} {
+		if got := formatTime(tc.t); got != tc.want {
+			t.Errorf("formatTime(%v) = %q, want %q", tc.t, got, tc.want)
+		}
+	}
+}

@@ -46,8 +46,10 @@ func Text(v any) (s string, null bool) {
 	return fmt.Sprint(v), false
 }
 
+// formatTime prints a timestamp with the fraction it has, to the
+// nanosecond (timestamp_ns columns; microsecond values print as before).
 func formatTime(t time.Time) string {
-	layout := "2006-01-02 15:04:05.999999"
+	layout := "2006-01-02 15:04:05.999999999"
 	if t.Location() != time.UTC {
 		layout += "-07:00"
 	}
