@@ -49,6 +49,8 @@ func SerializeValue(t Type, v any) ([]byte, error) {
 		return append([]byte(nil), x...), nil
 	case Decimal:
 		return decimalMinBytes(x), nil
+	case GeoPoint:
+		return x.bytes(), nil
 	}
 	return nil, fmt.Errorf("%w: cannot serialise %T as %s", ErrTypeMismatch, v, t)
 }
@@ -151,6 +153,9 @@ func DeserializeValue(t Type, b []byte) (any, error) {
 			return nil, fmt.Errorf("%w: %s: %v", ErrTypeMismatch, t, err)
 		}
 		return Decimal{Unscaled: n, Scale: tt.Scale}, nil
+	case GeometryType, GeographyType:
+		// bounds only: a point (spec Appendix D)
+		return geoPointFromBytes(t, b)
 	}
 	return nil, fmt.Errorf("%w: no single-value serialisation for %s", ErrUnsupported, t)
 }
@@ -241,6 +246,9 @@ func ValidateValue(t Type, v any) error {
 		if b, ok = v.([]byte); ok && len(b) != tt.Length {
 			return fmt.Errorf("%w: %d bytes for %s", ErrTypeMismatch, len(b), t)
 		}
+	case GeometryType, GeographyType:
+		// only bounds have a single-value form, and they are points
+		_, ok = v.(GeoPoint)
 	case UnknownType:
 		return fmt.Errorf("%w: %T value for unknown, whose values are always null", ErrTypeMismatch, v)
 	case DecimalType:

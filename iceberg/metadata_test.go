@@ -266,10 +266,10 @@ func TestParseMetadataErrors(t *testing.T) {
 			f := m["schemas"].([]any)[0].(map[string]any)["fields"].([]any)
 			f[0].(map[string]any)["type"] = "longish"
 		}), ErrInvalidSchema},
-		{"v3 type", editFixture(t, func(m map[string]any) {
+		{"geometry with two arguments", editFixture(t, func(m map[string]any) {
 			f := m["schemas"].([]any)[0].(map[string]any)["fields"].([]any)
-			f[0].(map[string]any)["type"] = "geometry"
-		}), ErrUnsupported},
+			f[0].(map[string]any)["type"] = "geometry(a, b)"
+		}), ErrInvalidSchema},
 		{"last-column-id too low", editFixture(t, func(m map[string]any) { m["last-column-id"] = 3 }), nil},
 		{"unknown default spec", editFixture(t, func(m map[string]any) { m["default-spec-id"] = 9 }), nil},
 		{"last-partition-id too low", editFixture(t, func(m map[string]any) { m["last-partition-id"] = 1000 }), nil},

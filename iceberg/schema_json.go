@@ -29,7 +29,7 @@ var primitiveTypesByName = map[string]PrimitiveType{
 }
 
 // v3 type names this engine cannot represent yet.
-var unsupportedTypeNames = []string{"geometry", "geography"}
+var unsupportedTypeNames = []string{}
 
 // ParseType parses a primitive type name as written in metadata JSON:
 // "long", "decimal(10,2)" (also "decimal(10, 2)"), "fixed[16]". Names are
@@ -138,7 +138,7 @@ func TypeToJSON(t Type) ([]byte, error) {
 			return nil, err
 		}
 		return json.Marshal(mapJSON{Type: "map", KeyID: tt.KeyID, Key: k, ValueID: tt.ValueID, Value: v, ValueRequired: tt.ValueRequired})
-	case PrimitiveType, VariantType:
+	case PrimitiveType, VariantType, GeometryType, GeographyType:
 		return json.Marshal(tt.String())
 	case nil:
 		return nil, metaErrorf(ErrInvalidSchema, "nil type")
@@ -183,6 +183,9 @@ func TypeFromJSON(data []byte) (Type, error) {
 		}
 		if strings.EqualFold(strings.TrimSpace(name), "variant") {
 			return VariantType{}, nil
+		}
+		if g, ok, err := parseGeoType(name); ok {
+			return g, err
 		}
 		return ParseType(name)
 	}

@@ -72,7 +72,7 @@ func isZonedTimestamp(t Type) bool {
 // (including every type nested in it) may appear.
 func MinFormatVersion(t Type) int {
 	switch tt := t.(type) {
-	case TimestampNsType, TimestampTzNsType, UnknownType, VariantType:
+	case TimestampNsType, TimestampTzNsType, UnknownType, VariantType, GeometryType, GeographyType:
 		return 3
 	case NestedType:
 		v := 1
