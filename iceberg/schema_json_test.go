@@ -25,7 +25,7 @@ func TestParseType(t *testing.T) {
 		{"varchar", nil, ErrInvalidSchema},
 		{"timestamp_ns", TimestampNsType{}, nil},
 		{"TIMESTAMPTZ_NS", TimestampTzNsType{}, nil},
-		{"variant", nil, ErrInvalidSchema}, // not primitive: TypeFromJSON reads it
+		{"variant", nil, ErrInvalidSchema},             // not primitive: TypeFromJSON reads it
 		{"geometry(srid:4326)", nil, ErrInvalidSchema}, // not primitive: TypeFromJSON reads it
 	}
 	for _, c := range cases {
