@@ -4,8 +4,9 @@ import "github.com/icesql/icesql/sqlexec/exec"
 
 // Variants have no order and no equality (one value has many encodings,
 // and the Iceberg spec defines no hash for them), so comparisons, ORDER
-// BY, GROUP BY, DISTINCT and join keys over a variant are refused; to_json
-// or variant_get give comparable values.
+// BY, GROUP BY, DISTINCT, set operations other than UNION ALL and join
+// keys over a variant are refused, as in Spark; to_json or variant_get
+// give comparable values.
 
 func variantRefused(what string) error {
 	return invalid("%s a VARIANT is not supported: variants have no order or equality (compare to_json(v) or variant_get(v, path, type) instead)", what)
@@ -54,6 +55,15 @@ func CheckVariantUse(p Plan) error {
 			for _, c := range n.Input.Columns() {
 				if err == nil && exec.IsVariant(c.Type) {
 					err = variantRefused("DISTINCT over")
+				}
+			}
+		case *SetOp:
+			// UNION ALL only appends; the others match rows by equality.
+			if !n.All || n.Kind != SetUnion {
+				for _, c := range n.Left.Columns() {
+					if err == nil && exec.IsVariant(c.Type) {
+						err = variantRefused([...]string{"UNION over", "INTERSECT over", "EXCEPT over"}[n.Kind])
+					}
 				}
 			}
 		case *Join:
