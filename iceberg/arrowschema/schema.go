@@ -69,6 +69,8 @@ func TypeToArrow(t iceberg.Type) (arrow.DataType, error) {
 		return arrow.Null, nil
 	case iceberg.VariantType:
 		return extensions.NewDefaultVariantType(), nil
+	case iceberg.GeometryType, iceberg.GeographyType:
+		return NewGeoType(t), nil
 	case iceberg.TimestampNsType:
 		return &arrow.TimestampType{Unit: arrow.Nanosecond}, nil
 	case iceberg.TimestampTzNsType:
@@ -206,6 +208,8 @@ func TypeFromArrow(t arrow.DataType) (iceberg.Type, error) {
 		return iceberg.UUIDType{}, nil
 	case *extensions.VariantType:
 		return iceberg.VariantType{}, nil
+	case *GeoType:
+		return t.Iceberg, nil
 	case *arrow.StructType:
 		fields := make([]iceberg.NestedField, t.NumFields())
 		for i, af := range t.Fields() {
