@@ -49,7 +49,9 @@ func (a *GeoArray) Value(i int) []byte { return a.Storage().(*array.Binary).Valu
 
 func (t *GeoType) ArrayType() reflect.Type { return reflect.TypeOf(GeoArray{}) }
 func (t *GeoType) ExtensionName() string   { return GeoExtensionName }
-func (t *GeoType) String() string          { return "extension<" + GeoExtensionName + "[" + t.Iceberg.String() + "]>" }
+func (t *GeoType) String() string {
+	return "extension<" + GeoExtensionName + "[" + t.Iceberg.String() + "]>"
+}
 
 func (t *GeoType) ExtensionEquals(o arrow.ExtensionType) bool {
 	ot, ok := o.(*GeoType)
