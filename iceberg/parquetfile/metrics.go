@@ -53,6 +53,8 @@ type boundStats struct {
 	maxB     []byte
 	signedBE bool // FIXED_LEN_BYTE_ARRAY decimals compare as signed big-endian
 	byteKind bool // bounds live in minB/maxB
+	// geo is a geometry column's bounding box (see geo.go)
+	geo *iceberg.GeoBounds
 }
 
 func (s *boundStats) init(t iceberg.Type, repeated bool) {
@@ -66,6 +68,8 @@ func (s *boundStats) init(t iceberg.Type, repeated bool) {
 		s.byteKind = s.signedBE
 	case iceberg.StringType, iceberg.BinaryType, iceberg.FixedType, iceberg.UUIDType:
 		s.byteKind = true
+	case iceberg.GeographyType:
+		s.noBounds = true
 	}
 }
 
@@ -78,6 +82,9 @@ func (s *boundStats) less(a, b []byte) bool {
 
 // bounds returns the serialised lower and upper bound (nil when absent).
 func (s *boundStats) bounds(truncate int) (lower, upper []byte, err error) {
+	if iceberg.IsGeo(s.typ) {
+		return s.geoBounds()
+	}
 	if !s.has || s.noBounds || truncate < 0 {
 		return nil, nil, nil
 	}

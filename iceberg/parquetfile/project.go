@@ -165,6 +165,8 @@ func readableAs(file, table iceberg.Type) bool {
 		return true
 	}
 	switch table.(type) {
+	case iceberg.GeometryType, iceberg.GeographyType:
+		return geoReadableAs(file, table)
 	case iceberg.StringType:
 		_, ok := file.(iceberg.BinaryType)
 		return ok

@@ -151,6 +151,8 @@ func leafType(t iceberg.Type) (parquet.Type, error) {
 		return parquet.FixedLenByteArrayType(t.Length), nil
 	case iceberg.BinaryType:
 		return parquet.ByteArrayType, nil
+	case iceberg.GeometryType, iceberg.GeographyType:
+		return geoLeafType(t)
 	}
 	return nil, fmt.Errorf("%w: type %v in parquet", iceberg.ErrUnsupported, t)
 }

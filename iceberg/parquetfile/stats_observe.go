@@ -94,6 +94,9 @@ func (s *boundStats) observeFloat32s(v []float32) {
 
 // observeByteArrays tracks bounds of the values bin[off[i]:off[i+1]].
 func (s *boundStats) observeByteArrays(bin []byte, off []uint32) {
+	if s.observeGeo(bin, off) {
+		return
+	}
 	if len(off) < 2 {
 		return
 	}
@@ -144,6 +147,7 @@ func (s *boundStats) observeBytes(lo, hi []byte) {
 // merge folds the statistics of one column chunk into the file's.
 func (s *boundStats) merge(c *boundStats) {
 	s.nans += c.nans
+	s.mergeGeo(c)
 	if !c.has || s.noBounds {
 		return
 	}

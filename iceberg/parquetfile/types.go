@@ -51,6 +51,9 @@ func mapKeyValue(c *parquet.Column) (k, v *parquet.Column) {
 func primitiveFromParquet(t parquet.Type) (iceberg.Type, error) {
 	lt := t.LogicalType()
 	if lt != nil && lt.Value != nil {
+		if g, ok, err := geoFromLogical(lt.Value); ok {
+			return g, err
+		}
 		switch l := lt.Value.(type) {
 		case *format.StringType, *format.EnumType, *format.JsonType:
 			return iceberg.StringType{}, nil

@@ -1,0 +1,122 @@
+package parquetfile
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/parquet-go/parquet-go"
+	"github.com/parquet-go/parquet-go/format"
+
+	"github.com/icesql/icesql/iceberg"
+)
+
+// Geometry and geography columns are BYTE_ARRAY leaves of WKB with the
+// Parquet GEOMETRY / GEOGRAPHY logical types. Iceberg bounds of a
+// geometry column are the bounding box of every coordinate (computed here
+// from the WKB, not from byte order); geography columns get none, since a
+// box over the vertices does not bound geodesic edges. The chunk footer
+// carries no min/max for them (the Parquet spec leaves their order
+// undefined).
+
+func geoLeafType(t iceberg.Type) (parquet.Type, error) {
+	switch t := t.(type) {
+	case iceberg.GeometryType:
+		return parquet.Geometry(t.CRS).Type(), nil
+	case iceberg.GeographyType:
+		var algo format.EdgeInterpolationAlgorithm
+		if err := algo.FromString(t.AlgorithmName()); err != nil {
+			return nil, fmt.Errorf("%w: %v", iceberg.ErrInvalidSchema, err)
+		}
+		return parquet.Geography(t.CRS, algo).Type(), nil
+	}
+	return nil, fmt.Errorf("%w: type %v in parquet", iceberg.ErrUnsupported, t)
+}
+
+// geoFromLogical maps the Parquet geospatial logical types to Iceberg's.
+func geoFromLogical(lt any) (iceberg.Type, bool, error) {
+	switch l := lt.(type) {
+	case *format.GeometryType:
+		t, err := iceberg.NewGeometryType(l.CRS)
+		if err != nil {
+			return nil, true, corrupt("GEOMETRY column: %v", err)
+		}
+		return t, true, nil
+	case *format.GeographyType:
+		t, err := iceberg.NewGeographyType(l.CRS, strings.ToLower(l.Algorithm.String()))
+		if err != nil {
+			return nil, true, corrupt("GEOGRAPHY column: %v", err)
+		}
+		return t, true, nil
+	}
+	return nil, false, nil
+}
+
+// observeGeo extends a geometry column's bounding box by the WKB values
+// bin[off[i]:off[i+1]] (a malformed value is kept and reported by
+// bounds). It reports whether the column is geospatial, whose values have
+// no byte-order bounds.
+func (s *boundStats) observeGeo(bin []byte, off []uint32) bool {
+	switch s.typ.(type) {
+	case iceberg.GeographyType:
+		return true
+	case iceberg.GeometryType:
+	default:
+		return false
+	}
+	if s.geo == nil {
+		s.geo = &iceberg.GeoBounds{}
+	}
+	for i := 0; i+1 < len(off); i++ {
+		if s.geo.AddWKB(bin[off[i]:off[i+1]]) != nil {
+			break
+		}
+	}
+	return true
+}
+
+// mergeGeo folds a chunk's bounding box into the file's.
+func (s *boundStats) mergeGeo(c *boundStats) {
+	if c.geo == nil || s.noBounds {
+		return
+	}
+	if s.geo == nil {
+		s.geo = &iceberg.GeoBounds{}
+	}
+	s.geo.Merge(c.geo)
+}
+
+// geoBounds are the serialised corners of the box (nil when none).
+func (s *boundStats) geoBounds() (lower, upper []byte, err error) {
+	if s.geo == nil || s.noBounds {
+		return nil, nil, nil
+	}
+	if err := s.geo.Err(); err != nil {
+		return nil, nil, err
+	}
+	lo, hi, ok := s.geo.Points()
+	if !ok {
+		return nil, nil, nil
+	}
+	if lower, err = iceberg.SerializeValue(s.typ, lo); err != nil {
+		return nil, nil, err
+	}
+	upper, err = iceberg.SerializeValue(s.typ, hi)
+	return lower, upper, err
+}
+
+// geoReadableAs accepts WKB stored as plain binary (writers without the
+// Parquet geospatial types) or under the same geospatial kind: the table's
+// CRS governs, as files may spell it differently.
+func geoReadableAs(file, table iceberg.Type) bool {
+	switch file.(type) {
+	case iceberg.BinaryType:
+		return true
+	case iceberg.GeometryType:
+		_, ok := table.(iceberg.GeometryType)
+		return ok
+	case iceberg.GeographyType:
+		_, ok := table.(iceberg.GeographyType)
+		return ok
+	}
+	return false
+}
