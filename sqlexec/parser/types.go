@@ -61,6 +61,8 @@ func (p *cursor) typ() (iceberg.Type, error) {
 		return iceberg.TimestampTzNsType{}, nil
 	case "VARIANT":
 		return iceberg.VariantType{}, nil
+	case "GEOMETRY", "GEOGRAPHY":
+		return p.geoType(name)
 	case "UNKNOWN", "VOID":
 		// Iceberg v3's unknown; VOID is Spark's name for its null type
 		return iceberg.UnknownType{}, nil
@@ -230,6 +232,8 @@ func TypeSQL(t iceberg.Type) string {
 		return "UNKNOWN"
 	case iceberg.VariantType:
 		return "VARIANT"
+	case iceberg.GeometryType, iceberg.GeographyType:
+		return geoTypeSQL(x)
 	case iceberg.StringType:
 		return "STRING"
 	case iceberg.UUIDType:
