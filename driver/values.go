@@ -32,6 +32,9 @@ func goValue(a arrow.Array, i int) (any, error) {
 	if a.IsNull(i) {
 		return nil, nil
 	}
+	if g, ok := a.(*arrowschema.GeoArray); ok {
+		return geoText(g, i)
+	}
 	switch x := a.(type) {
 	case *array.Boolean:
 		return x.Value(i), nil
@@ -90,6 +93,15 @@ func goValue(a arrow.Array, i int) (any, error) {
 		return nil, nil
 	}
 	return nil, fmt.Errorf("iceberg driver: cannot convert column type %s", a.DataType())
+}
+
+// geoText is a geometry or geography as WKT (ST_AsBinary gives the WKB).
+func geoText(a *arrowschema.GeoArray, i int) (any, error) {
+	g, err := iceberg.ParseWKB(a.Value(i))
+	if err != nil {
+		return nil, fmt.Errorf("iceberg driver: geometry in row %d: %w", i, err)
+	}
+	return g.WKT(), nil
 }
 
 // variantText is a variant as JSON text, as to_json renders it: a SQL

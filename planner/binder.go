@@ -31,6 +31,9 @@ func Bind(ctx context.Context, cat Catalog, stmt ast.Node, opts BindOptions) (Pl
 	if err := CheckVariantUse(p); err != nil {
 		return nil, err
 	}
+	if err := CheckGeoUse(p); err != nil {
+		return nil, err
+	}
 	return p, nil
 }
 

@@ -75,6 +75,9 @@ func typeName(t arrow.DataType) string {
 	if exec.IsVariant(t) {
 		return "VARIANT"
 	}
+	if g, ok := t.(*arrowschema.GeoType); ok {
+		return geoTypeName(g.Iceberg)
+	}
 	return t.String()
 }
 
