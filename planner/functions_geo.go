@@ -94,6 +94,9 @@ func bindGeoFrom(geography, wkb bool) funcBinder {
 		}
 		out := arrowschema.NewGeoType(it)
 		return batchCall(name, []Expr{arg}, out, func(ec *exec.EvalContext, arrs []arrow.Array, n int) (arrow.Array, error) {
+			if arrs[0].DataType().ID() == arrow.NULL {
+				return array.MakeArrayOfNull(ec.Mem, out, n), nil
+			}
 			b := array.NewBuilder(ec.Mem, out)
 			defer b.Release()
 			bb := arrowschema.StorageBuilder(b).(*array.BinaryBuilder)
@@ -126,6 +129,7 @@ func bindGeoFrom(geography, wkb bool) funcBinder {
 func geoValues(a arrow.Array, n int, null func(), fn func(wkb []byte) error) error {
 	bin, ok := arrowschema.Storage(a).(*array.Binary)
 	for i := range n {
+		// an Arrow null array has no validity bitmap: ok is false for it
 		if !ok || bin.IsNull(i) {
 			null()
 			continue
