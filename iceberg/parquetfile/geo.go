@@ -1,13 +1,18 @@
 package parquetfile
 
 import (
+	"encoding/base64"
 	"fmt"
+	"maps"
 	"strings"
 
+	"github.com/apache/arrow-go/v18/arrow/flight"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/format"
 
 	"github.com/icesql/icesql/iceberg"
+	"github.com/icesql/icesql/iceberg/arrowschema"
 )
 
 // Geometry and geography columns are BYTE_ARRAY leaves of WKB with the
@@ -117,6 +122,59 @@ func geoReadableAs(file, table iceberg.Type) bool {
 	case iceberg.GeographyType:
 		_, ok := table.(iceberg.GeographyType)
 		return ok
+	}
+	return false
+}
+
+// arrowSchemaKey is the footer key under which Arrow writers store the
+// Arrow schema of the file (base64 of its IPC form).
+const arrowSchemaKey = "ARROW:schema"
+
+// withGeoArrowSchema adds the file's Arrow schema to the footer metadata
+// when the schema has a geospatial column. Arrow-based readers (iceberg-go
+// through pqarrow) map a GEOMETRY/GEOGRAPHY column to binary unless the
+// stored Arrow schema names its geoarrow.wkb type. Schemas with unknown
+// columns, which the file does not store, keep the footer as it is.
+func withGeoArrowSchema(s *iceberg.Schema, kv map[string]string) map[string]string {
+	if _, set := kv[arrowSchemaKey]; set || !hasGeo(s.AsStruct()) || hasUnknown(s.AsStruct()) {
+		return kv
+	}
+	as, err := arrowschema.ToArrow(s)
+	if err != nil {
+		return kv
+	}
+	out := maps.Clone(kv)
+	if out == nil {
+		out = map[string]string{}
+	}
+	out[arrowSchemaKey] = base64.StdEncoding.EncodeToString(flight.SerializeSchema(as, memory.DefaultAllocator))
+	return out
+}
+
+func hasGeo(t iceberg.Type) bool {
+	if iceberg.IsGeo(t) {
+		return true
+	}
+	if n, ok := t.(iceberg.NestedType); ok {
+		for _, f := range n.Fields() {
+			if hasGeo(f.Type) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func hasUnknown(t iceberg.Type) bool {
+	if omitted(t) {
+		return true
+	}
+	if n, ok := t.(iceberg.NestedType); ok {
+		for _, f := range n.Fields() {
+			if hasUnknown(f.Type) {
+				return true
+			}
+		}
 	}
 	return false
 }

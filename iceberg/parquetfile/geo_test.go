@@ -2,13 +2,16 @@ package parquetfile
 
 import (
 	"bytes"
+	"encoding/base64"
 	"errors"
 	"math"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/flight"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/icesql/icesql/iceberg"
 	"github.com/icesql/icesql/iceberg/arrowschema"
 )
@@ -166,4 +169,62 @@ func TestGeoMalformedWKB(t *testing.T) {
 	if !errors.Is(err, iceberg.ErrInvalidGeometry) {
 		t.Fatalf("got %v, want ErrInvalidGeometry", err)
 	}
+}
+
+// Files with geospatial columns store their Arrow schema, whose
+// geoarrow.wkb fields let Arrow readers (iceberg-go) type them; other files
+// do not.
+func TestGeoArrowSchemaStored(t *testing.T) {
+	stored := func(t *testing.T, data []byte) string {
+		pf, err := file.NewParquetReader(bytes.NewReader(data))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer pf.Close()
+		if v := pf.MetaData().KeyValueMetadata().FindValue(arrowSchemaKey); v != nil {
+			return *v
+		}
+		return ""
+	}
+	s := geoSchema()
+	rec, _ := geoRecord(t, s, geoWKT)
+	defer rec.Release()
+	data, _ := writeFile(t, s, WriterOptions{}, rec)
+	enc := stored(t, data)
+	raw, err := base64.StdEncoding.DecodeString(enc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	as, err := flight.DeserializeSchema(raw, memory.DefaultAllocator)
+	if err != nil {
+		t.Fatal(err)
+	}
+	md := as.Field(1).Metadata
+	if i := md.FindKey("ARROW:extension:name"); i < 0 || md.Values()[i] != "geoarrow.wkb" {
+		t.Fatalf("stored field g: %v", as.Field(1))
+	}
+	if i := md.FindKey("ARROW:extension:metadata"); i < 0 || md.Values()[i] != `{"crs":"srid:3857"}` {
+		t.Fatalf("stored field g metadata: %v", md)
+	}
+	if md := as.Field(2).Metadata; md.Values()[md.FindKey("ARROW:extension:metadata")] != `{"crs":"OGC:CRS84","edges":"spherical"}` {
+		t.Fatalf("stored field h metadata: %v", md)
+	}
+
+	plain := iceberg.MustSchema(0, iceberg.NestedField{ID: 1, Name: "id", Type: iceberg.LongType{}, Required: true})
+	b := array.NewRecordBuilder(memory.DefaultAllocator, arrowOfSchema(t, plain))
+	defer b.Release()
+	b.Field(0).(*array.Int64Builder).Append(1)
+	prec := b.NewRecordBatch()
+	defer prec.Release()
+	if data, _ := writeFile(t, plain, WriterOptions{}, prec); stored(t, data) != "" {
+		t.Fatal("a file without geo columns stores its Arrow schema")
+	}
+}
+
+func arrowOfSchema(t *testing.T, s *iceberg.Schema) *arrow.Schema {
+	as, err := arrowschema.ToArrow(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return as
 }

@@ -44,6 +44,7 @@ type Writer struct {
 // until the first row group or Close.
 func NewWriter(w io.Writer, schema *iceberg.Schema, opts WriterOptions) (*Writer, error) {
 	opts = opts.withDefaults()
+	opts.KeyValueMetadata = withGeoArrowSchema(schema, opts.KeyValueMetadata)
 	as, err := arrowschema.ToArrow(schema)
 	if err != nil {
 		return nil, err
