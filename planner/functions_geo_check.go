@@ -55,6 +55,11 @@ func CheckGeoUse(p Plan) error {
 					anyGeo("comparing", c.L, c.R)
 				case *InList:
 					anyGeo("IN over", c.E)
+				case *Cast:
+					// the engine would cast the WKB storage bytes
+					if err == nil && arrowschema.IsGeo(c.E.DataType()) && !arrowschema.IsGeo(c.To) {
+						err = invalid("CAST of a %s to %s is not supported: use ST_AsText(g) or ST_AsBinary(g)", typeName(c.E.DataType()), typeName(c.To))
+					}
 				}
 			})
 		}
