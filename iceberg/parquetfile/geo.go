@@ -90,9 +90,11 @@ func (s *boundStats) mergeGeo(c *boundStats) {
 	s.geo.Merge(c.geo)
 }
 
-// geoBounds are the serialised corners of the box (nil when none).
-func (s *boundStats) geoBounds() (lower, upper []byte, err error) {
-	if s.geo == nil || s.noBounds {
+// geoBounds are the serialised corners of the box (nil when none, or
+// when the metrics mode keeps no bounds: truncate < 0). Points are never
+// truncated.
+func (s *boundStats) geoBounds(truncate int) (lower, upper []byte, err error) {
+	if s.geo == nil || s.noBounds || truncate < 0 {
 		return nil, nil, nil
 	}
 	if err := s.geo.Err(); err != nil {

@@ -74,6 +74,12 @@ func TestGeoRoundTrip(t *testing.T) {
 	if _, ok := m.LowerBounds[3]; ok {
 		t.Fatal("geography column has bounds")
 	}
+	if _, nb := writeFile(t, s, WriterOptions{TruncateLength: -1}, rec); len(nb.LowerBounds) != 0 || len(nb.UpperBounds) != 0 {
+		t.Fatalf("bounds without a bounds metrics mode: %v", nb.LowerBounds)
+	}
+	if _, tb := writeFile(t, s, WriterOptions{TruncateLength: 1}, rec); !bytes.Equal(tb.LowerBounds[2], m.LowerBounds[2]) {
+		t.Fatal("a geometry bound was truncated")
+	}
 	check := func(t *testing.T, tbl arrow.Table, wantGeoType bool) {
 		t.Helper()
 		for _, col := range []int{1, 2} {

@@ -83,7 +83,7 @@ func (s *boundStats) less(a, b []byte) bool {
 // bounds returns the serialised lower and upper bound (nil when absent).
 func (s *boundStats) bounds(truncate int) (lower, upper []byte, err error) {
 	if iceberg.IsGeo(s.typ) {
-		return s.geoBounds()
+		return s.geoBounds(truncate)
 	}
 	if !s.has || s.noBounds || truncate < 0 {
 		return nil, nil, nil
