@@ -104,6 +104,13 @@ func sparkType(t iceberg.Type) string {
 		return "struct<" + strings.Join(parts, ",") + ">"
 	case iceberg.DecimalType:
 		return "decimal(" + itoa(x.Precision) + "," + itoa(x.Scale) + ")"
+	case iceberg.GeometryType, iceberg.GeographyType:
+		// The keyword in lower case; a CRS or algorithm as it is.
+		kw, params, ok := strings.Cut(parser.TypeSQL(t), "(")
+		if ok {
+			return strings.ToLower(kw) + "(" + params
+		}
+		return strings.ToLower(kw)
 	}
 	return strings.ToLower(parser.TypeSQL(t))
 }
