@@ -1,6 +1,7 @@
 package parquetfile
 
 import (
+	"bytes"
 	"encoding/binary"
 	"fmt"
 	"math"
@@ -8,6 +9,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"unsafe"
+
+	"github.com/icesql/icesql/iceberg"
 
 	"github.com/parquet-go/parquet-go/compress"
 	"github.com/parquet-go/parquet-go/encoding/rle"
@@ -88,6 +91,8 @@ type chunkWriter struct {
 	nulls     int64
 	rawBytes  int64 // uncompressed size of the pages, headers included
 	stats     boundStats
+	pageStats boundStats // the page being encoded, folded into stats
+	index     pageIndexer
 	useDict   bool // dictionary encoding enabled for the column
 	dictOn    bool // the current chunk still dictionary-encodes
 	dictUsed  bool
@@ -98,9 +103,12 @@ type chunkWriter struct {
 	indexes                         []int32
 }
 
-func (c *chunkWriter) init(l *leafColumn, kind format.Type, width int, codec compress.Codec, sem chan struct{}) {
+func (c *chunkWriter) init(l *leafColumn, kind format.Type, width int, codec compress.Codec, sem chan struct{}, ordered bool) {
 	c.kind, c.width, c.maxDef, c.maxRep, c.codec, c.sem = kind, width, l.maxDef, l.maxRep, codec, sem
 	c.stats.init(l.typ, false)
+	c.pageStats.init(l.typ, false)
+	_, isString := l.typ.(iceberg.StringType)
+	c.index = pageIndexer{bounded: ordered, utf8: isString}
 	// As pqarrow and Java: dictionary first, PLAIN once it outgrows its page.
 	c.useDict = kind != format.Boolean
 	c.dict.kind, c.dict.width = kind, width
@@ -113,8 +121,8 @@ func (c *chunkWriter) resetChunk() {
 	c.pages = c.pages[:0]
 	c.queued.Store(0)
 	c.numValues, c.nulls, c.rawBytes = 0, 0, 0
-	c.stats = boundStats{typ: c.stats.typ, floating: c.stats.floating, signedBE: c.stats.signedBE, byteKind: c.stats.byteKind,
-		minB: c.stats.minB[:0], maxB: c.stats.maxB[:0]}
+	c.stats.clear()
+	c.index.reset()
 	c.dictOn, c.dictUsed, c.plainUsed = c.useDict, false, false
 	c.dict.reset()
 }
@@ -169,7 +177,7 @@ func (c *chunkWriter) encodePage(p *pageBuf) error {
 			return err
 		}
 	}
-	c.observePage(p)
+	lo, hi, bounded := c.observePage(p)
 	enc := format.Plain
 	if c.dictOn {
 		ok, err := c.encodeIndexes(p)
@@ -200,9 +208,15 @@ func (c *chunkWriter) encodePage(p *pageBuf) error {
 		NumValues: int32(p.entries), Encoding: enc,
 		DefinitionLevelEncoding: format.RLE, RepetitionLevelEncoding: format.RLE,
 	})}
+	start := len(c.pages)
 	if err := c.appendPage(&h, c.body); err != nil {
 		return err
 	}
+	rows := int64(p.entries)
+	if c.maxRep > 0 {
+		rows = int64(bytes.Count(p.rep, []byte{0}))
+	}
+	c.index.addPage(start, len(c.pages)-start, rows, int64(nulls), p.numValues(c.kind, c.width), lo, hi, bounded)
 	c.numValues += int64(p.entries)
 	c.nulls += int64(nulls)
 	c.queued.Store(int64(len(c.pages)))
@@ -243,22 +257,39 @@ func (c *chunkWriter) appendLevels(levels []byte, max byte) error {
 	return nil
 }
 
-func (c *chunkWriter) observePage(p *pageBuf) {
+// observePage folds the page's values into the chunk statistics and
+// returns the page's PLAIN bounds for the column index (ok false when
+// the column has none or the page holds no bounded value).
+func (c *chunkWriter) observePage(p *pageBuf) (lo, hi []byte, ok bool) {
+	if !c.index.bounded {
+		c.observe(&c.stats, p)
+		return nil, nil, false
+	}
+	c.pageStats.clear()
+	c.observe(&c.pageStats, p)
+	c.stats.merge(&c.pageStats)
+	if lo, hi, ok = plainBounds(c.kind, &c.pageStats); ok && c.kind == format.ByteArray {
+		lo, hi = c.index.truncateBounds(lo, hi)
+	}
+	return lo, hi, ok
+}
+
+func (c *chunkWriter) observe(s *boundStats, p *pageBuf) {
 	switch c.kind {
 	case format.Boolean:
-		c.stats.observeBools(p.bools)
+		s.observeBools(p.bools)
 	case format.Int32:
-		c.stats.observeInt32s(p.i32)
+		s.observeInt32s(p.i32)
 	case format.Int64:
-		c.stats.observeInt64s(p.i64)
+		s.observeInt64s(p.i64)
 	case format.Float:
-		c.stats.observeFloat32s(p.f32)
+		s.observeFloat32s(p.f32)
 	case format.Double:
-		c.stats.observeFloat64s(p.f64)
+		s.observeFloat64s(p.f64)
 	case format.ByteArray:
-		c.stats.observeByteArrays(p.bin, p.off)
+		s.observeByteArrays(p.bin, p.off)
 	case format.FixedLenByteArray:
-		c.stats.observeFixed(p.bin, c.width)
+		s.observeFixed(p.bin, c.width)
 	}
 }
 
@@ -342,12 +373,35 @@ func (c *chunkWriter) encodings() []format.Encoding {
 // statistics are the chunk's footer statistics, PLAIN encoded.
 func (c *chunkWriter) statistics() format.Statistics {
 	st := format.Statistics{NullCount: c.nulls}
-	s := &c.stats
-	if !s.has {
+	lo, hi, ok := plainBounds(c.kind, &c.stats)
+	// Long values make a bulky footer for little pruning power.
+	if !ok || len(lo) > maxStatBytes || len(hi) > maxStatBytes {
 		return st
 	}
-	var lo, hi []byte
-	switch c.kind {
+	st.MinValue, st.MaxValue = lo, hi
+	if c.kind != format.ByteArray && c.kind != format.FixedLenByteArray {
+		// The deprecated fields are signed order, right for these types.
+		st.Min, st.Max = lo, hi
+	}
+	return st
+}
+
+// plainBounds are the PLAIN encodings of the min and max tracked by s (ok
+// false when there are none). Zero bounds of floating-point columns are
+// written as -0 (min) and +0 (max), as the Parquet spec asks, since
+// readers may not order the two zeros.
+func plainBounds(kind format.Type, s *boundStats) (lo, hi []byte, ok bool) {
+	if !s.has {
+		return nil, nil, false
+	}
+	minF, maxF := s.minF, s.maxF
+	if minF == 0 {
+		minF = math.Copysign(0, -1)
+	}
+	if maxF == 0 {
+		maxF = 0
+	}
+	switch kind {
 	case format.Boolean:
 		lo, hi = []byte{byte(s.minI)}, []byte{byte(s.maxI)}
 	case format.Int32:
@@ -357,24 +411,15 @@ func (c *chunkWriter) statistics() format.Statistics {
 		lo = binary.LittleEndian.AppendUint64(nil, uint64(s.minI))
 		hi = binary.LittleEndian.AppendUint64(nil, uint64(s.maxI))
 	case format.Float:
-		lo = binary.LittleEndian.AppendUint32(nil, math.Float32bits(float32(s.minF)))
-		hi = binary.LittleEndian.AppendUint32(nil, math.Float32bits(float32(s.maxF)))
+		lo = binary.LittleEndian.AppendUint32(nil, math.Float32bits(float32(minF)))
+		hi = binary.LittleEndian.AppendUint32(nil, math.Float32bits(float32(maxF)))
 	case format.Double:
-		lo = binary.LittleEndian.AppendUint64(nil, math.Float64bits(s.minF))
-		hi = binary.LittleEndian.AppendUint64(nil, math.Float64bits(s.maxF))
+		lo = binary.LittleEndian.AppendUint64(nil, math.Float64bits(minF))
+		hi = binary.LittleEndian.AppendUint64(nil, math.Float64bits(maxF))
 	default:
-		// Long values make a bulky footer for little pruning power.
-		if len(s.minB) > maxStatBytes || len(s.maxB) > maxStatBytes {
-			return st
-		}
 		lo, hi = append([]byte{}, s.minB...), append([]byte{}, s.maxB...)
 	}
-	st.MinValue, st.MaxValue = lo, hi
-	if c.kind != format.ByteArray && c.kind != format.FixedLenByteArray {
-		// The deprecated fields are signed order, right for these types.
-		st.Min, st.Max = lo, hi
-	}
-	return st
+	return lo, hi, true
 }
 
 // maxStatBytes bounds byte-array min/max kept in the footer.

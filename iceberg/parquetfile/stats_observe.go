@@ -161,3 +161,10 @@ func (s *boundStats) merge(c *boundStats) {
 		s.observeInts(c.minI, c.maxI)
 	}
 }
+
+// clear forgets the observed values, keeping the column's settings and
+// the bound buffers.
+func (s *boundStats) clear() {
+	*s = boundStats{typ: s.typ, noBounds: s.noBounds, floating: s.floating, signedBE: s.signedBE, byteKind: s.byteKind,
+		minB: s.minB[:0], maxB: s.maxB[:0]}
+}

@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/icesql/icesql/iceberg"
@@ -30,8 +31,11 @@ type Writer struct {
 	leaves    []*leafColumn
 	layout    *fileLayout
 	rowGroups []format.RowGroup
-	rows      int64
-	rgRows    int64
+	// pageIndexes are each row group's serialised column chunk indexes,
+	// written after the last row group.
+	pageIndexes [][]chunkPageIndex
+	rows        int64
+	rgRows      int64
 	// pageRows counts each leaf's rows since its page began, for the
 	// page row limit.
 	pageRows []int
@@ -70,7 +74,7 @@ func NewWriter(w io.Writer, schema *iceberg.Schema, opts WriterOptions) (*Writer
 		if ll.maxDef != l.maxDef || ll.maxRep != l.maxRep {
 			return nil, fmt.Errorf("parquetfile: internal error: levels of column %d differ", l.fieldID)
 		}
-		l.cw.init(l, ll.kind, ll.width, codec, sem)
+		l.cw.init(l, ll.kind, ll.width, codec, sem, hasColumnOrder(l, layout.columnOrders[i]))
 		l.cw.dict.limit = opts.DictSizeBytes
 	}
 	return &Writer{out: &countingWriter{w: w}, schema: schema, arrow: as, opts: opts, roots: roots, leaves: leaves, layout: layout,
@@ -159,6 +163,7 @@ func (w *Writer) flushRowGroup() error {
 			return err
 		}
 	}
+	indexes := make([]chunkPageIndex, 0, len(w.leaves))
 	for i, l := range w.leaves {
 		c := &l.cw
 		start := w.out.n
@@ -183,6 +188,11 @@ func (w *Writer) flushRowGroup() error {
 			return err
 		}
 		md.TotalCompressedSize = w.out.n - start
+		idx, err := c.index.build(md.DataPageOffset, c.kind, c.stats.signedBE)
+		if err != nil {
+			return err
+		}
+		indexes = append(indexes, idx)
 		md.TotalUncompressedSize = raw
 		rg.Columns = append(rg.Columns, format.ColumnChunk{FileOffset: start, MetaData: md})
 		rg.TotalByteSize += raw
@@ -194,6 +204,7 @@ func (w *Writer) flushRowGroup() error {
 		c.resetChunk()
 	}
 	w.rowGroups = append(w.rowGroups, rg)
+	w.pageIndexes = append(w.pageIndexes, indexes)
 	w.rgRows = 0
 	return nil
 }
@@ -234,6 +245,9 @@ func (w *Writer) Close() (Metrics, error) {
 	if err := w.writeMagic(); err != nil {
 		return Metrics{}, err
 	}
+	if err := w.writePageIndexes(); err != nil {
+		return Metrics{}, err
+	}
 	if err := w.writeFooter(); err != nil {
 		return Metrics{}, err
 	}
@@ -243,6 +257,39 @@ func (w *Writer) Close() (Metrics, error) {
 	}
 	w.metrics = m
 	return m, nil
+}
+
+// writePageIndexes writes every column index, then every offset index
+// (the layout of parquet-mr and Arrow), and points the footer's column
+// chunks at them.
+func (w *Writer) writePageIndexes() error {
+	for pass := range 2 {
+		for g, rg := range w.pageIndexes {
+			for i, idx := range rg {
+				b := idx.column
+				if pass == 1 {
+					b = idx.offset
+				}
+				if b == nil {
+					continue
+				}
+				if len(b) > math.MaxInt32 {
+					return fmt.Errorf("parquetfile: page index of %d bytes is too large", len(b))
+				}
+				cc := &w.rowGroups[g].Columns[i]
+				if pass == 0 {
+					cc.ColumnIndexOffset, cc.ColumnIndexLength = w.out.n, int32(len(b))
+				} else {
+					cc.OffsetIndexOffset, cc.OffsetIndexLength = w.out.n, int32(len(b))
+				}
+				if _, err := w.out.Write(b); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	w.pageIndexes = nil
+	return nil
 }
 
 type countingWriter struct {
