@@ -4,7 +4,15 @@ import (
 	"bytes"
 	"encoding/binary"
 	"math"
+	"slices"
+	"strings"
 	"testing"
+	"unicode/utf8"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/icesql/icesql/iceberg/arrowschema"
 
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/file"
@@ -328,6 +336,135 @@ func TestPageIndexMatchesPages(t *testing.T) {
 			defer got.Release()
 			for i := range int(want.NumCols()) {
 				sameValues(t, want.Schema().Field(i).Name, column(t, want, i), column(t, got, i))
+			}
+		})
+	}
+}
+
+// pageIndexRecord has 60 rows meant for 10-row pages: an ascending and a
+// descending column, a double whose first page is only NaN, one with
+// zeros, long strings with an all-null second page and binary values that
+// cannot be rounded up.
+func pageIndexRecord(t *testing.T, s *iceberg.Schema) arrow.RecordBatch {
+	t.Helper()
+	as, err := arrowschema.ToArrow(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := array.NewRecordBuilder(memory.DefaultAllocator, as)
+	defer b.Release()
+	for i := range 60 {
+		b.Field(0).(*array.Int64Builder).Append(int64(i))
+		b.Field(1).(*array.Int32Builder).Append(int32(1000 - i))
+		if i < 10 {
+			b.Field(2).(*array.Float64Builder).Append(math.NaN())
+		} else {
+			b.Field(2).(*array.Float64Builder).Append(float64(i))
+		}
+		b.Field(3).(*array.Float64Builder).Append([]float64{0, 1, -1, math.Copysign(0, -1)}[i%4] * float64(i/10))
+		switch {
+		case i >= 10 && i < 20:
+			b.Field(4).(*array.StringBuilder).AppendNull()
+		case i%3 == 0:
+			b.Field(4).(*array.StringBuilder).Append(strings.Repeat("é", 50) + string(rune('a'+i%26)))
+		default:
+			b.Field(4).(*array.StringBuilder).Append(strings.Repeat("x", 100) + string(rune('a'+i%26)))
+		}
+		b.Field(5).(*array.BinaryBuilder).Append(bytes.Repeat([]byte{0xff}, 70+i))
+	}
+	return b.NewRecordBatch()
+}
+
+func TestPageIndexEntries(t *testing.T) {
+	s := iceberg.MustSchema(1,
+		req(1, "asc", iceberg.LongType{}),
+		req(2, "desc", iceberg.IntType{}),
+		opt(3, "nan_page", iceberg.DoubleType{}),
+		opt(4, "zeros", iceberg.DoubleType{}),
+		opt(5, "str", iceberg.StringType{}),
+		opt(6, "bin", iceberg.BinaryType{}),
+	)
+	rec := pageIndexRecord(t, s)
+	defer rec.Release()
+	data, _ := writeFile(t, s, WriterOptions{PageRowLimit: 10}, rec)
+	if n := checkPageIndexes(t, data, s); n != 5 {
+		t.Fatalf("%d column indexes, want 5 (none for the column with a NaN page)", n)
+	}
+	pf, err := file.NewParquetReader(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rgi, err := pf.GetPageIndexReader().RowGroup(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		col       int
+		order     metadata.BoundaryOrder
+		nullPages []bool
+	}{
+		{0, metadata.Ascending, make([]bool, 6)},
+		{1, metadata.Descending, make([]bool, 6)},
+		{3, metadata.Unordered, make([]bool, 6)},
+		// truncation makes the bounds of every page equal
+		{4, metadata.Ascending, []bool{false, true, false, false, false, false}},
+		{5, metadata.Ascending, make([]bool, 6)},
+	}
+	for _, tt := range tests {
+		t.Run(s.Fields()[tt.col].Name, func(t *testing.T) {
+			ci, err := rgi.GetColumnIndex(tt.col)
+			if err != nil || ci == nil {
+				t.Fatalf("column index %v, %v", ci, err)
+			}
+			if ci.GetBoundaryOrder() != tt.order {
+				t.Errorf("boundary order %v, want %v", ci.GetBoundaryOrder(), tt.order)
+			}
+			if !slices.Equal(ci.GetNullPages(), tt.nullPages) {
+				t.Errorf("null pages %v, want %v", ci.GetNullPages(), tt.nullPages)
+			}
+		})
+	}
+	t.Run("truncation", func(t *testing.T) {
+		ci, _ := rgi.GetColumnIndex(4)
+		for i, null := range ci.GetNullPages() {
+			lo, hi := ci.GetMinValues()[i], ci.GetMaxValues()[i]
+			if !null && (len(lo) > columnIndexTruncate || len(hi) > columnIndexTruncate || !utf8.Valid(lo) || !utf8.Valid(hi)) {
+				t.Errorf("page %d: bounds %q, %q not truncated to valid UTF-8", i, lo, hi)
+			}
+		}
+		// 0xff... has no shorter upper bound: kept whole
+		ci, _ = rgi.GetColumnIndex(5)
+		if hi := ci.GetMaxValues()[0]; len(hi) != 79 {
+			t.Errorf("binary max of %d bytes, want the whole 79", len(hi))
+		}
+		if lo := ci.GetMinValues()[0]; len(lo) != columnIndexTruncate {
+			t.Errorf("binary min of %d bytes, want %d", len(lo), columnIndexTruncate)
+		}
+	})
+}
+
+func TestComparePlain(t *testing.T) {
+	le32 := func(v int32) []byte { return binary.LittleEndian.AppendUint32(nil, uint32(v)) }
+	f64 := func(v float64) []byte { return binary.LittleEndian.AppendUint64(nil, math.Float64bits(v)) }
+	tests := []struct {
+		name   string
+		kind   format.Type
+		signed bool
+		a, b   []byte
+		want   int
+	}{
+		{"int32 signed", format.Int32, false, le32(-1), le32(1), -1},
+		{"double", format.Double, false, f64(2.5), f64(-3), 1},
+		{"zeros equal", format.Double, false, f64(math.Copysign(0, -1)), f64(0), 0},
+		{"bytes unsigned", format.ByteArray, false, []byte{0x80}, []byte{0x7f}, 1},
+		{"decimal signed", format.FixedLenByteArray, true, []byte{0x80, 0}, []byte{0x7f, 0}, -1},
+		{"prefix first", format.ByteArray, false, []byte("ab"), []byte("abc"), -1},
+		{"bool", format.Boolean, false, []byte{1}, []byte{0}, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := comparePlain(tt.kind, tt.signed, tt.a, tt.b); got != tt.want {
+				t.Errorf("got %d, want %d", got, tt.want)
 			}
 		})
 	}
