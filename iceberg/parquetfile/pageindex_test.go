@@ -318,15 +318,25 @@ func TestPageIndexMatchesPages(t *testing.T) {
 	s := allTypesSchema()
 	rec := randomRecord(s, 3000, 11)
 	defer rec.Release()
-	cases := map[string]WriterOptions{
-		"row limit":        {PageRowLimit: 97, Concurrency: 1},
-		"page size":        {PageSizeBytes: 2000},
-		"row groups":       {PageRowLimit: 200, RowGroupSizeBytes: 40000, Compression: "snappy"},
-		"one page a chunk": {},
+	cases := map[string]struct {
+		opts      WriterOptions
+		rowGroups int
+	}{
+		"row limit":        {WriterOptions{PageRowLimit: 97, Concurrency: 1}, 1},
+		"page size":        {WriterOptions{PageSizeBytes: 2000}, 1},
+		"row groups":       {WriterOptions{PageRowLimit: 200, RowGroupSizeBytes: 100000, Compression: "snappy"}, 3},
+		"one page a chunk": {WriterOptions{}, 1},
 	}
-	for name, opts := range cases {
+	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			data, _ := writeFile(t, s, opts, rec)
+			data, _ := writeFile(t, s, tc.opts, rec)
+			pf, err := file.NewParquetReader(bytes.NewReader(data))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if pf.NumRowGroups() < tc.rowGroups {
+				t.Fatalf("%d row groups, want at least %d", pf.NumRowGroups(), tc.rowGroups)
+			}
 			if n := checkPageIndexes(t, data, s); n == 0 {
 				t.Fatal("no column index written")
 			}
@@ -465,6 +475,35 @@ func TestComparePlain(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			if got := comparePlain(tt.kind, tt.signed, tt.a, tt.b); got != tt.want {
 				t.Errorf("got %d, want %d", got, tt.want)
+			}
+		})
+	}
+}
+
+// Geospatial and variant values have no defined order: their chunks get
+// an offset index and no column index.
+func TestPageIndexUnorderedColumns(t *testing.T) {
+	geo := geoSchema()
+	geoRec, _ := geoRecord(t, geo, []string{"POINT (1 2)", "", "LINESTRING (0 0, 3 4)", "POINT (5 6)", "POINT (-1 -2)"})
+	defer geoRec.Release()
+	vs := variantSchema()
+	vRec := variantRecord(t, vs)
+	defer vRec.Release()
+	tests := []struct {
+		name string
+		s    *iceberg.Schema
+		rec  arrow.RecordBatch
+	}{
+		{"geo", geo, geoRec},
+		{"variant", vs, vRec},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			data, _ := writeFile(t, tt.s, WriterOptions{PageRowLimit: 2}, tt.rec)
+			// only the id column has one; checkPageIndexes checks every
+			// column's offset index
+			if n := checkPageIndexes(t, data, tt.s); n != 1 {
+				t.Fatalf("%d column indexes, want 1", n)
 			}
 		})
 	}

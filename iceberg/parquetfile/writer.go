@@ -21,7 +21,9 @@ const writeChunkRows = 1024
 // Writer writes Arrow record batches of one Iceberg schema to a Parquet file
 // and collects the file's Iceberg metrics. Pages are encoded by the package
 // itself from typed column buffers; parquet-go supplies the format structs,
-// thrift, level/dictionary encodings and codecs.
+// thrift, level/dictionary encodings and codecs. Every column chunk gets
+// an offset index and, when its values are ordered, a column index (see
+// pageindex.go), so that readers can skip pages.
 type Writer struct {
 	out       *countingWriter
 	schema    *iceberg.Schema
