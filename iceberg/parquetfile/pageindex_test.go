@@ -322,9 +322,11 @@ func TestPageIndexMatchesPages(t *testing.T) {
 		opts      WriterOptions
 		rowGroups int
 	}{
-		"row limit":        {WriterOptions{PageRowLimit: 97, Concurrency: 1}, 1},
-		"page size":        {WriterOptions{PageSizeBytes: 2000}, 1},
-		"row groups":       {WriterOptions{PageRowLimit: 200, RowGroupSizeBytes: 100000, Compression: "snappy"}, 3},
+		"row limit": {WriterOptions{PageRowLimit: 97, Concurrency: 1}, 1},
+		"page size": {WriterOptions{PageSizeBytes: 2000}, 1},
+		// Concurrency 1: where a row group is cut depends on how much of
+		// it is encoded, which with background encoders depends on timing.
+		"row groups":       {WriterOptions{PageRowLimit: 200, RowGroupSizeBytes: 100000, Compression: "snappy", Concurrency: 1}, 2},
 		"one page a chunk": {WriterOptions{}, 1},
 	}
 	for name, tc := range cases {
