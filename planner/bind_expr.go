@@ -221,7 +221,8 @@ func coerce(e Expr, t arrow.DataType) Expr {
 
 // castTo is an explicit CAST; literal casts fail at bind time.
 func castTo(e Expr, t arrow.DataType) (Expr, error) {
-	if l, ok := e.(*Literal); ok {
+	// A variant is built over a batch (exec.Cast), not folded as a value.
+	if l, ok := e.(*Literal); ok && !exec.IsVariant(t) {
 		v, err := exec.CastValue(l.Value, l.Type, t)
 		if err != nil {
 			return nil, err
@@ -239,6 +240,8 @@ func castAllowed(from, to arrow.DataType) bool {
 	switch {
 	case f == t, f == arrow.NULL:
 		return true
+	case exec.IsVariant(to):
+		return exec.CastsToVariant(from)
 	case isNested(from) || isNested(to):
 		return false
 	case f == arrow.STRING, t == arrow.STRING:

@@ -61,6 +61,8 @@ func castTarget(name string) (t arrow.DataType, lo, hi int64, err error) {
 		return typeTimestampTZNs, lo, hi, nil
 	case "uuid":
 		return uuidType, lo, hi, nil
+	case "variant":
+		return typeVariant, lo, hi, nil
 	}
 	var p, s, n int
 	if _, e := fmt.Sscanf(name, "decimal(%d,%d)", &p, &s); e == nil && p >= 1 && p <= 38 && s >= 0 && s <= p {

@@ -29,6 +29,9 @@ func Cast(ec *EvalContext, a arrow.Array, to arrow.DataType) (arrow.Array, error
 	if out, ok, err := castNested(ec, a, to); ok {
 		return out, err
 	}
+	if IsVariant(to) {
+		return castToVariant(ec, a, to)
+	}
 	if IsVariant(a.DataType()) {
 		if to.ID() == arrow.STRING {
 			return VariantToJSON(ec, a)

@@ -23,7 +23,7 @@ var sparkCastTypes = map[string]bool{
 	"INT": true, "INTEGER": true, "BIGINT": true, "LONG": true, "SMALLINT": true, "SHORT": true,
 	"TINYINT": true, "BYTE": true, "STRING": true, "VARCHAR": true, "TEXT": true, "BOOLEAN": true,
 	"BOOL": true, "FLOAT": true, "REAL": true, "TIMESTAMP": true, "TIMESTAMP_NTZ": true,
-	"TIMESTAMP_LTZ": true, "TIMESTAMPTZ": true, "TIMESTAMP_NS": true, "TIMESTAMPTZ_NS": true, "TIMESTAMP_NTZ_NS": true, "TIMESTAMP_LTZ_NS": true, "UNKNOWN": true, "VOID": true, "UUID": true, "BINARY": true, "VARBINARY": true, "FIXED": true,
+	"TIMESTAMP_LTZ": true, "TIMESTAMPTZ": true, "TIMESTAMP_NS": true, "TIMESTAMPTZ_NS": true, "TIMESTAMP_NTZ_NS": true, "TIMESTAMP_LTZ_NS": true, "UNKNOWN": true, "VOID": true, "VARIANT": true, "UUID": true, "BINARY": true, "VARBINARY": true, "FIXED": true,
 }
 
 // castSite is a CAST whose target type is rewritten: the AS token and the
