@@ -110,6 +110,28 @@ func (t GeographyType) String() string {
 	return fmt.Sprintf("geography(%s, %s)", t.CRSName(), t.Algorithm)
 }
 
+// GeoTypeSQL spells a geometry or geography type as SQL DDL writes it
+// (GEOMETRY, GEOMETRY('crs'), GEOGRAPHY('crs'[, 'algorithm'])), quoting
+// parameters with quote; "" for other types.
+func GeoTypeSQL(t Type, quote func(string) string) string {
+	switch g := t.(type) {
+	case GeometryType:
+		if g.CRS == "" {
+			return "GEOMETRY"
+		}
+		return "GEOMETRY(" + quote(g.CRS) + ")"
+	case GeographyType:
+		switch {
+		case g.CRS == "" && g.Algorithm == "":
+			return "GEOGRAPHY"
+		case g.Algorithm == "":
+			return "GEOGRAPHY(" + quote(g.CRS) + ")"
+		}
+		return "GEOGRAPHY(" + quote(g.CRSName()) + ", " + quote(g.Algorithm) + ")"
+	}
+	return ""
+}
+
 func (GeometryType) isType()  {}
 func (GeographyType) isType() {}
 

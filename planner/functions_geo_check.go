@@ -18,19 +18,7 @@ func geoRefused(what string, t arrow.DataType) error {
 
 // geoTypeName is the SQL spelling of a geometry or geography type.
 func geoTypeName(t iceberg.Type) string {
-	switch g := t.(type) {
-	case iceberg.GeometryType:
-		if g.CRS != "" {
-			return "GEOMETRY('" + g.CRS + "')"
-		}
-		return "GEOMETRY"
-	case iceberg.GeographyType:
-		if g.CRS != "" || g.Algorithm != "" {
-			return "GEOGRAPHY('" + g.CRSName() + "', '" + g.AlgorithmName() + "')"
-		}
-		return "GEOGRAPHY"
-	}
-	return t.String()
+	return iceberg.GeoTypeSQL(t, func(s string) string { return "'" + s + "'" })
 }
 
 // CheckGeoUse walks a bound plan for geometries or geographies used where

@@ -60,21 +60,4 @@ func (p *cursor) geoArg(what string) (string, error) {
 }
 
 // geoTypeSQL prints a geometry or geography type as geoType reads it.
-func geoTypeSQL(t iceberg.Type) string {
-	switch g := t.(type) {
-	case iceberg.GeometryType:
-		if g.CRS == "" {
-			return "GEOMETRY"
-		}
-		return "GEOMETRY(" + QuoteString(g.CRS) + ")"
-	case iceberg.GeographyType:
-		switch {
-		case g.CRS == "" && g.Algorithm == "":
-			return "GEOGRAPHY"
-		case g.Algorithm == "":
-			return "GEOGRAPHY(" + QuoteString(g.CRS) + ")"
-		}
-		return "GEOGRAPHY(" + QuoteString(g.CRSName()) + ", " + QuoteString(g.Algorithm) + ")"
-	}
-	return ""
-}
+func geoTypeSQL(t iceberg.Type) string { return iceberg.GeoTypeSQL(t, QuoteString) }
