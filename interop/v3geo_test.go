@@ -108,13 +108,8 @@ func TestGeoInterop(t *testing.T) {
 	})
 	t.Run("iceberg-go writes, SQL reads", func(t *testing.T) {
 		dir := t.TempDir()
-		goCat := openGoCatalog(t, filepath.Join(dir, "catalog.db"), dir)
-		schema := iceberg.MustSchema(0,
-			iceberg.NestedField{ID: 1, Name: "id", Type: iceberg.LongType{}, Required: true},
-			iceberg.NestedField{ID: 2, Name: "g", Type: iceberg.GeometryType{}},
-			iceberg.NestedField{ID: 3, Name: "h", Type: iceberg.GeographyType{}},
-		)
-		goTbl := goCreateTable(t, goCat, dir, goIdent([]string{"lake"}, "geo"), goSchema(t, schema), nil, goiceberg.Properties{"format-version": "3"})
+		goTbl, _ := goV3Table(t, dir, "geo", iceberg.NestedField{Name: "g", Type: iceberg.GeometryType{}},
+			iceberg.NestedField{Name: "h", Type: iceberg.GeographyType{}})
 		sc, err := gotable.SchemaToArrowSchema(goTbl.Schema(), nil, true, false)
 		if err != nil {
 			t.Fatal(err)

@@ -16,6 +16,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/variant"
 	goiceberg "github.com/apache/iceberg-go"
+	gotable "github.com/apache/iceberg-go/table"
 	"github.com/icesql/icesql/iceberg"
 	"github.com/icesql/icesql/iceberg/fileio"
 	"github.com/icesql/icesql/internal/sqltest"
@@ -160,19 +161,27 @@ func nanoSQLText(ns int64) string {
 	return time.Unix(0, ns).UTC().Format("2006-01-02 15:04:05.999999999")
 }
 
+// goV3Table has iceberg-go create the format v3 table lake.<name> in a
+// catalog file in dir: a required long id (field 1), then fields (ids 2..).
+func goV3Table(t *testing.T, dir, name string, fields ...iceberg.NestedField) (*gotable.Table, *iceberg.Schema) {
+	t.Helper()
+	all := []iceberg.NestedField{{ID: 1, Name: "id", Type: iceberg.LongType{}, Required: true}}
+	for i, f := range fields {
+		f.ID = i + 2
+		all = append(all, f)
+	}
+	schema := iceberg.MustSchema(0, all...)
+	goCat := openGoCatalog(t, filepath.Join(dir, "catalog.db"), dir)
+	return goCreateTable(t, goCat, dir, goIdent([]string{"lake"}, name), goSchema(t, schema), nil, goiceberg.Properties{"format-version": "3"}), schema
+}
+
 // TestNanoTimestampsIcebergGoWritesSQLReads: iceberg-go creates and
 // appends to a v3 table with nanosecond timestamps; SELECT returns them
 // to the nanosecond.
 func TestNanoTimestampsIcebergGoWritesSQLReads(t *testing.T) {
 	dir := t.TempDir()
-	goCat := openGoCatalog(t, filepath.Join(dir, "catalog.db"), dir)
-	schema := iceberg.MustSchema(0,
-		iceberg.NestedField{ID: 1, Name: "id", Type: iceberg.LongType{}, Required: true},
-		iceberg.NestedField{ID: 2, Name: "ts", Type: iceberg.TimestampNsType{}},
-		iceberg.NestedField{ID: 3, Name: "tz", Type: iceberg.TimestampTzNsType{}},
-	)
-	gs := goSchema(t, schema)
-	goTbl := goCreateTable(t, goCat, dir, goIdent([]string{"lake"}, "ns"), gs, nil, goiceberg.Properties{"format-version": "3"})
+	goTbl, schema := goV3Table(t, dir, "ns", iceberg.NestedField{Name: "ts", Type: iceberg.TimestampNsType{}},
+		iceberg.NestedField{Name: "tz", Type: iceberg.TimestampTzNsType{}})
 	sc := arrowOf(t, schema)
 	b := array.NewRecordBuilder(memory.DefaultAllocator, sc)
 	for _, r := range nanoRows {
@@ -263,12 +272,7 @@ func parquetColumnNames(tb testing.TB, location string) []string {
 // column reads through SQL as nulls.
 func TestUnknownColumnIcebergGoWrites(t *testing.T) {
 	dir := t.TempDir()
-	goCat := openGoCatalog(t, filepath.Join(dir, "catalog.db"), dir)
-	schema := iceberg.MustSchema(0,
-		iceberg.NestedField{ID: 1, Name: "id", Type: iceberg.LongType{}, Required: true},
-		iceberg.NestedField{ID: 2, Name: "nothing", Type: iceberg.UnknownType{}},
-	)
-	goTbl := goCreateTable(t, goCat, dir, goIdent([]string{"lake"}, "u"), goSchema(t, schema), nil, goiceberg.Properties{"format-version": "3"})
+	goTbl, schema := goV3Table(t, dir, "u", iceberg.NestedField{Name: "nothing", Type: iceberg.UnknownType{}})
 	b := array.NewRecordBuilder(memory.DefaultAllocator, arrowOf(t, schema))
 	b.Field(0).(*array.Int64Builder).AppendValues([]int64{1, 2, 3}, nil)
 	b.Field(1).AppendNulls(3)
@@ -337,12 +341,7 @@ func TestVariantInterop(t *testing.T) {
 	})
 	t.Run("iceberg-go writes, SQL reads", func(t *testing.T) {
 		dir := t.TempDir()
-		goCat := openGoCatalog(t, filepath.Join(dir, "catalog.db"), dir)
-		schema := iceberg.MustSchema(0,
-			iceberg.NestedField{ID: 1, Name: "id", Type: iceberg.LongType{}, Required: true},
-			iceberg.NestedField{ID: 2, Name: "v", Type: iceberg.VariantType{}},
-		)
-		goTbl := goCreateTable(t, goCat, dir, goIdent([]string{"lake"}, "ev"), goSchema(t, schema), nil, goiceberg.Properties{"format-version": "3"})
+		goTbl, schema := goV3Table(t, dir, "ev", iceberg.NestedField{Name: "v", Type: iceberg.VariantType{}})
 		b := array.NewRecordBuilder(memory.DefaultAllocator, arrowOf(t, schema))
 		for id := int64(1); id <= 4; id++ {
 			b.Field(0).(*array.Int64Builder).Append(id)
