@@ -568,6 +568,46 @@ func (b *MetadataBuilder) RemovePartitionStatistics(snapshotID int64) error {
 	return nil
 }
 
+// RemoveSchemas drops unused schemas (unknown ids are ignored); the
+// current schema cannot be removed.
+func (b *MetadataBuilder) RemoveSchemas(ids ...int) error {
+	drop := map[int]bool{}
+	for _, id := range ids {
+		if id == b.m.currentSchemaID {
+			return metaErrorf(ErrInvalidMetadata, "cannot remove the current schema %d", id)
+		}
+		if _, ok := b.m.SchemaByID(id); ok {
+			drop[id] = true
+		}
+	}
+	if len(drop) == 0 {
+		return nil
+	}
+	b.m.schemas = slices.DeleteFunc(b.m.schemas, func(s *Schema) bool { return drop[s.ID] })
+	b.record(RemoveSchemasUpdate{SchemaIDs: slices.Sorted(maps.Keys(drop))})
+	return nil
+}
+
+// RemovePartitionSpecs drops unused specs (unknown ids are ignored); the
+// default spec cannot be removed.
+func (b *MetadataBuilder) RemovePartitionSpecs(ids ...int) error {
+	drop := map[int]bool{}
+	for _, id := range ids {
+		if id == b.m.defaultSpecID {
+			return metaErrorf(ErrInvalidMetadata, "cannot remove the default partition spec %d", id)
+		}
+		if _, ok := b.m.SpecByID(id); ok {
+			drop[id] = true
+		}
+	}
+	if len(drop) == 0 {
+		return nil
+	}
+	b.m.specs = slices.DeleteFunc(b.m.specs, func(s *PartitionSpec) bool { return drop[s.ID] })
+	b.record(RemovePartitionSpecsUpdate{SpecIDs: slices.Sorted(maps.Keys(drop))})
+	return nil
+}
+
 // Build validates and returns the new metadata. With no recorded change it
 // returns the base itself.
 func (b *MetadataBuilder) Build() (*TableMetadata, error) {

@@ -133,11 +133,11 @@ func RequirementsFor(base *TableMetadata, updates []Update) []Requirement {
 		switch u := u.(type) {
 		case AddSchemaUpdate:
 			add("field-id", AssertLastAssignedFieldID{LastAssignedFieldID: base.lastColumnID})
-		case SetCurrentSchemaUpdate:
+		case SetCurrentSchemaUpdate, RemoveSchemasUpdate:
 			add("schema", AssertCurrentSchemaID{SchemaID: base.currentSchemaID})
 		case AddPartitionSpecUpdate:
 			add("partition-id", AssertLastAssignedPartitionID{LastAssignedPartitionID: base.lastPartitionID})
-		case SetDefaultSpecUpdate:
+		case SetDefaultSpecUpdate, RemovePartitionSpecsUpdate:
 			add("spec", AssertDefaultSpecID{SpecID: base.defaultSpecID})
 		case SetDefaultSortOrderUpdate:
 			add("order", AssertDefaultSortOrderID{SortOrderID: base.defaultSortOrderID})

@@ -39,6 +39,8 @@ type (
 	RemoveStatisticsUpdate          struct{ SnapshotID int64 }
 	SetPartitionStatisticsUpdate    struct{ Statistics PartitionStatisticsFile }
 	RemovePartitionStatisticsUpdate struct{ SnapshotID int64 }
+	RemoveSchemasUpdate             struct{ SchemaIDs []int }
+	RemovePartitionSpecsUpdate      struct{ SpecIDs []int }
 )
 
 func (AssignUUIDUpdate) Action() string                { return "assign-uuid" }
@@ -60,6 +62,8 @@ func (SetStatisticsUpdate) Action() string             { return "set-statistics"
 func (RemoveStatisticsUpdate) Action() string          { return "remove-statistics" }
 func (SetPartitionStatisticsUpdate) Action() string    { return "set-partition-statistics" }
 func (RemovePartitionStatisticsUpdate) Action() string { return "remove-partition-statistics" }
+func (RemoveSchemasUpdate) Action() string             { return "remove-schemas" }
+func (RemovePartitionSpecsUpdate) Action() string      { return "remove-partition-specs" }
 
 func (u AssignUUIDUpdate) apply(b *MetadataBuilder) error { return b.AssignUUID(u.UUID) }
 func (u UpgradeFormatVersionUpdate) apply(b *MetadataBuilder) error {
@@ -104,6 +108,10 @@ func (u SetPartitionStatisticsUpdate) apply(b *MetadataBuilder) error {
 }
 func (u RemovePartitionStatisticsUpdate) apply(b *MetadataBuilder) error {
 	return b.RemovePartitionStatistics(u.SnapshotID)
+}
+func (u RemoveSchemasUpdate) apply(b *MetadataBuilder) error { return b.RemoveSchemas(u.SchemaIDs...) }
+func (u RemovePartitionSpecsUpdate) apply(b *MetadataBuilder) error {
+	return b.RemovePartitionSpecs(u.SpecIDs...)
 }
 
 // ApplyUpdates re-applies recorded updates onto base (nil for a table
