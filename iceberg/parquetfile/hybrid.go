@@ -7,9 +7,10 @@ import (
 
 // hybridRuns walks an RLE/bit-packed hybrid stream of values of width
 // bits, the encoding of levels, dictionary indexes and RLE booleans.
-// Callers decode exactly the values they expect: a run longer than what
-// is left (beyond the padding of a last bit-packed group) and a stream
-// that ends early are errors, and no run length sizes anything.
+// Callers decode exactly the values they expect: an RLE run longer than
+// what is left and a stream that ends early are errors, a bit-packed run
+// longer than what is left is a padded last run, and no run length sizes
+// anything.
 type hybridRuns struct {
 	src   []byte
 	pos   int
@@ -59,12 +60,11 @@ func (h *hybridRuns) nextRun(want int) error {
 		h.rle, h.left = false, 0
 		return nil
 	}
-	if groups > uint64(want)/8+1 {
-		return fmt.Errorf("bit-packed run of %d groups where %d values are left", groups, want)
-	}
-	// Writers pad the last run to whole groups; a truncated last run
-	// still yields the values its bytes hold. Clamping groups first keeps
-	// the products below from overflowing.
+	// Writers pad the last run, to whole groups of 8 or further (DuckDB
+	// writes every bit-packed run as 256 values): values past want are
+	// ignored, as the format allows. A truncated last run still yields
+	// the values its bytes hold. Clamping groups first keeps the products
+	// below from overflowing.
 	groups = min(groups, uint64(len(h.src))+1)
 	avail := groups * 8
 	if h.width > 0 {

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/icesql/icesql/internal/parquettest"
 	pq "github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/encoding/rle"
 )
@@ -39,15 +40,27 @@ func TestDecodeHybrid(t *testing.T) {
 		name   string
 		width  int
 		values []int32
+		padded bool // encoded as DuckDB does, the last bit-packed run padded to 256 values
 	}{
-		{"one run", 1, runs([2]int{1, 100})},
-		{"alternating", 1, runs([2]int{1, 3}, [2]int{0, 1}, [2]int{1, 9}, [2]int{0, 20})},
-		{"bit-packed 4", 4, mixed},
-		{"odd count", 4, mixed[:13]},
-		{"wide", 17, []int32{1 << 16, 3, 5, 99999, 0, 1, 2, 3, 4, 5}},
+		{"one run", 1, runs([2]int{1, 100}), false},
+		{"alternating", 1, runs([2]int{1, 3}, [2]int{0, 1}, [2]int{1, 9}, [2]int{0, 20}), false},
+		{"bit-packed 4", 4, mixed, false},
+		{"odd count", 4, mixed[:13], false},
+		{"wide", 17, []int32{1 << 16, 3, 5, 99999, 0, 1, 2, 3, 4, 5}, false},
+		{"padded odd count", 4, mixed[:13], true},
+		{"padded after rle", 2, runs([2]int{3, 40}, [2]int{1, 1}, [2]int{2, 1}, [2]int{0, 1}), true},
+		{"padded 1000", 4, mixed, true},
+		{"padded wide", 17, []int32{1 << 16, 3, 5, 99999, 0, 1, 2, 3, 4, 5}, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			src := encodeHybrid(t, tc.width, tc.values)
+			if tc.padded {
+				u := make([]uint32, len(tc.values))
+				for i, v := range tc.values {
+					u[i] = uint32(v)
+				}
+				src = parquettest.PaddedHybrid(uint(tc.width), u)
+			}
 			got := make([]int32, len(tc.values))
 			withWidth := append([]byte{byte(tc.width)}, src...)
 			if err := decodeIndexes(withWidth, 1<<tc.width, got); err != nil {
@@ -95,8 +108,8 @@ func TestDecodeHybridRejects(t *testing.T) {
 			_, err := decodeLevels(append(uv(1_000_000<<1), 1), 1, make([]byte, 20))
 			return err
 		}},
-		{"bit-packed run longer than the page", func() error {
-			src := append(uv(1_000_000<<1|1), bytes.Repeat([]byte{0xff}, 8)...)
+		{"bit-packed run truncated before the page's count", func() error {
+			src := append(uv(1_000_000<<1|1), 0xff)
 			_, err := decodeLevels(src, 1, make([]byte, 20))
 			return err
 		}},

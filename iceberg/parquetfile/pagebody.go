@@ -287,7 +287,12 @@ func checkDeltaValues(data []byte, enc format.Encoding, n int64) error {
 
 // checkRuns checks that the runs of an RLE/bit-packed hybrid stream of
 // the given bit width hold at most n values (plus the padding of the last
-// bit-packed group). Malformed run headers are left for the decoder.
+// bit-packed group). A bit-packed run starting before the n-th value may
+// claim more: the format lets the last run be padded (DuckDB pads every
+// bit-packed run to 256 values) and readers ignore values past the count.
+// Its bytes must then all be there, since parquet-go sizes its output from
+// the run's length; without bytes (width 0) the padding is capped.
+// Malformed run headers are left for the decoder.
 func checkRuns(src []byte, width uint, n int64) error {
 	limit := n + 8
 	var total int64
@@ -298,6 +303,17 @@ func checkRuns(src []byte, width uint, n int64) error {
 		}
 		i += k
 		count := int64(u >> 1)
+		if u&1 == 1 && total < n && u>>1 > uint64(limit-total)/8 { // a padded last run
+			if width == 0 && u>>1 > uint64(limit-total+maxZeroWidthPadding)/8 {
+				return fmt.Errorf("bit-packed run of %d groups in a page of %d values", u>>1, n)
+			}
+			if width > 0 && u>>1 > uint64(len(src)-i)/uint64(width) {
+				return fmt.Errorf("bit-packed run of %d groups past the page's %d values is truncated", u>>1, n)
+			}
+			i += int(count * int64(width))
+			total = n
+			continue
+		}
 		if u>>1 > uint64(limit) {
 			return fmt.Errorf("run of %d values in a page of %d", u>>1, n)
 		}
@@ -314,6 +330,10 @@ func checkRuns(src []byte, width uint, n int64) error {
 	}
 	return nil
 }
+
+// maxZeroWidthPadding bounds the values a padded bit-packed run of width
+// 0 may claim past a page's count (DuckDB pads to 256 values).
+const maxZeroWidthPadding = 1024
 
 // sized returns b resized to n bytes, reallocated only when too small.
 func sized(b []byte, n int) []byte {
