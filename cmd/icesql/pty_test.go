@@ -62,10 +62,14 @@ func (s *session) send(text string) {
 	}
 }
 
+// hungAfter is how long expect and exit wait before calling the shell
+// hung: minutes, so a loaded machine is slow, never red.
+const hungAfter = 3 * time.Minute
+
 // expect waits for want in the output since the last match.
 func (s *session) expect(want string) {
 	s.t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
+	deadline := time.Now().Add(hungAfter)
 	for time.Now().Before(deadline) {
 		s.mu.Lock()
 		got := s.out.String()[s.mark:]
@@ -171,7 +175,7 @@ func TestInteractive(t *testing.T) {
 		s.send("\x04")
 		select {
 		case <-s.done:
-		case <-time.After(20 * time.Second):
+		case <-time.After(hungAfter):
 			t.Fatal("shell did not exit on Ctrl-D")
 		}
 		if err := s.cmd.Wait(); err != nil {
