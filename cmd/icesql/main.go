@@ -1,7 +1,7 @@
 // Command icesql is an interactive SQL shell for Iceberg tables on local
 // disk, through the icesql database/sql driver.
 //
-//	icesql [flags] [DSN]
+//	icesql [flags] [DSN] [flags]
 //
 // DSN is a warehouse directory (default ./warehouse, created on first
 // use), optionally with ?namespace=..&mode=ro.
@@ -40,20 +40,21 @@ func run(args []string, stdin *os.File, stdout, stderr io.Writer) int {
 	file := fs.String("f", "", "run the statements of `file` and exit")
 	formatName := fs.String("format", "aligned", "output `format`: aligned, csv, tsv, json, markdown or expanded")
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "Usage: icesql [flags] [DSN]\n\n"+
+		fmt.Fprintf(stderr, "Usage: icesql [flags] [DSN] [flags]\n\n"+
 			"An SQL shell for Iceberg tables. DSN is a warehouse directory (default %s),\n"+
 			"optionally with options: ./lake?namespace=sales&mode=ro\n"+
 			"With -c or -f, or with standard input not a terminal, runs the statements and exits;\n"+
 			"the exit status is 1 when a statement fails. Type \\help in the shell for its commands.\n\nFlags:\n", defaultDSN)
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
+	positional, err := parseInterspersed(fs, args)
+	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
 		}
 		return 2
 	}
-	if fs.NArg() > 1 || (*command != "" && *file != "") {
+	if len(positional) > 1 || (*command != "" && *file != "") {
 		fs.Usage()
 		return 2
 	}
@@ -63,8 +64,8 @@ func run(args []string, stdin *os.File, stdout, stderr io.Writer) int {
 		return 2
 	}
 	dsn := defaultDSN
-	if fs.NArg() == 1 {
-		dsn = fs.Arg(0)
+	if len(positional) == 1 {
+		dsn = positional[0]
 	}
 
 	ctx, stop := context.WithCancel(context.Background())
@@ -140,6 +141,27 @@ func run(args []string, stdin *os.File, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// parseInterspersed parses flags placed anywhere among the arguments, as
+// psql and duckdb do (icesql ./lake -c 'SELECT 1'), and returns the
+// others in order. After "--" every argument is positional.
+func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
+	var positional []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			return positional, nil
+		}
+		if i := len(args) - len(rest); i > 0 && args[i-1] == "--" {
+			return append(positional, rest...), nil
+		}
+		positional = append(positional, rest[0])
+		args = rest[1:]
+	}
 }
 
 func isTerminal(w io.Writer) bool {

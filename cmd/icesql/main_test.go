@@ -87,6 +87,11 @@ func TestBatchModes(t *testing.T) {
 		{"unknown meta", "", []string{"-c", "\\nope", wh}, 1, "", "unknown meta-command", ""},
 		{"bad format flag", "", []string{"-format", "xml", wh}, 2, "", "unknown output format", ""},
 		{"help", "", []string{"-help"}, 0, "", "Usage: icesql", ""},
+		{"flags after DSN", "", []string{wh, "-c", "SELECT 1 AS one"}, 0, " one\n-----\n   1\n", "", ""},
+		{"flags both sides of DSN", "", []string{"-format", "csv", wh, "-c", "SELECT count(*) AS n FROM t"}, 0, "n\n2\n", "", ""},
+		{"DSN after --", "", []string{"-c", "SELECT 2 AS two", "--", wh}, 0, " two\n", "", ""},
+		{"two DSNs", "", []string{wh, "-c", "SELECT 1", wh}, 2, "", "Usage: icesql", ""},
+		{"unknown flag after DSN", "", []string{wh, "-nope"}, 2, "", "flag provided but not defined: -nope", ""},
 		{"read-only", "", []string{"-c", "INSERT INTO t VALUES (3, 'c')", wh + "?mode=ro"}, 1, "", "read-only", ""},
 	}
 	for _, tt := range tests {
