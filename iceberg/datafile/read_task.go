@@ -94,7 +94,7 @@ func ReadTask(ctx context.Context, fio fileio.FileIO, meta *iceberg.TableMetadat
 			}
 		}
 	}
-	it := &taskIterator{outPositions: opts.WithPositions, path: f.FilePath}
+	it := &taskIterator{outPositions: opts.WithPositions, path: f.FilePath, constants: identityConstants(meta, task)}
 	var err error
 	if it.deleted, err = loadRowDeletes(ctx, fio, f.FilePath, dvs, posDeletes, opts.DeleteCache); err != nil {
 		return nil, err
@@ -126,6 +126,32 @@ func tableNameMapping(meta *iceberg.TableMetadata) (parquetfile.NameMapping, err
 		return nil, fmt.Errorf("%w: %s: %w", ErrBadProperty, iceberg.PropDefaultNameMapping, err)
 	}
 	return func(path []string) (int, bool) { return nm.FindFieldID(path...) }, nil
+}
+
+// identityConstants are the task file's identity partition values by
+// source field id: the spec's column projection reads them for columns
+// missing from the file (Hive-style files imported with add_files keep
+// the partition column only in their directory name).
+func identityConstants(meta *iceberg.TableMetadata, task scan.FileScanTask) map[int]any {
+	spec := task.Spec
+	if spec == nil || spec.ID != task.File.SpecID {
+		s, ok := meta.SpecByID(task.File.SpecID)
+		if !ok {
+			return nil
+		}
+		spec = s
+	}
+	var out map[int]any
+	for i, pf := range spec.Fields {
+		if _, ok := pf.Transform.(iceberg.IdentityTransform); !ok || i >= len(task.File.Partition) {
+			continue
+		}
+		if out == nil {
+			out = map[int]any{}
+		}
+		out[pf.SourceID] = task.File.Partition[i]
+	}
+	return out
 }
 
 func predicateIDs(e expr.BoundExpr) []int {

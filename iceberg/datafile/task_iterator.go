@@ -18,6 +18,7 @@ import (
 // same batch size and skip the same row groups.
 type taskIterator struct {
 	path         string
+	constants    map[int]any // identity partition values, for columns missing from the file
 	outPositions bool
 	needPos      bool
 
@@ -83,7 +84,7 @@ func (it *taskIterator) open(ctx context.Context, fio fileio.FileIO, table, proj
 			return &FileError{Op: "read", Path: it.path, Err: err}
 		}
 	}
-	ro := parquetfile.ReadOptions{BatchSize: opts.BatchSize, NameMapping: mapping, WithPosition: it.needPos, RowGroupFilter: replayFilter(keepGroups)}
+	ro := parquetfile.ReadOptions{BatchSize: opts.BatchSize, NameMapping: mapping, WithPosition: it.needPos, RowGroupFilter: replayFilter(keepGroups), Constants: it.constants}
 	if it.main, err = pr.NewRecordReader(ctx, projection, ro); err != nil {
 		return &FileError{Op: "read", Path: it.path, Err: err}
 	}

@@ -15,7 +15,7 @@ type rnode struct {
 	kind       nodeKind
 	field      iceberg.NestedField
 	arrowType  arrow.DataType
-	missing    bool // not in the file: nulls or the initial default
+	missing    bool // not in the file: a constant, the initial default or nulls
 	defPresent byte // definition level when this field is non-null
 	slotDef    byte // definition level at which this field's slot exists
 	rep        byte // repetition level of the field's slots
@@ -35,8 +35,9 @@ type rleaf struct {
 }
 
 type binder struct {
-	mapping NameMapping
-	leaves  []*rleaf
+	mapping   NameMapping
+	constants map[int]any // values of fields missing from the file
+	leaves    []*rleaf
 }
 
 func (b *binder) bindFields(fields []iceberg.NestedField, parent *parquet.Column, path []string, slotDef, rep byte) ([]*rnode, error) {
@@ -68,6 +69,10 @@ func (b *binder) bind(f iceberg.NestedField, c *parquet.Column, path []string, s
 		c = nil
 	}
 	if c == nil {
+		if v, ok := b.constants[f.ID]; ok {
+			n.missing, n.field.InitialDefault = true, v
+			return n, nil
+		}
 		if f.Required && f.InitialDefault == nil {
 			return nil, fmt.Errorf("%w: required field %q (id %d) is missing from the file", iceberg.ErrInvalidDataFile, f.Name, f.ID)
 		}

@@ -39,6 +39,11 @@ type ReadOptions struct {
 	WithPosition bool
 	// Allocator for the records; default memory.DefaultAllocator.
 	Allocator memory.Allocator
+	// Constants are values, by field id, of fields missing from the file:
+	// a data file's identity partition values (the spec's column
+	// projection). They replace a missing field's nulls or initial
+	// default; a nil value reads as null.
+	Constants map[int]any
 	// Concurrency is the goroutines decoding pages: Concurrency-1
 	// workers decode the pages of top-level primitive columns ahead of
 	// the batches (current row group first, then the next), beside the
@@ -80,7 +85,7 @@ func (r *Reader) NewRecordReader(ctx context.Context, projection *iceberg.Schema
 	if mem == nil {
 		mem = memory.DefaultAllocator
 	}
-	b := &binder{mapping: opts.NameMapping}
+	b := &binder{mapping: opts.NameMapping, constants: opts.Constants}
 	if opts.NameMapping == nil && !hasAnyID(r) {
 		return nil, ErrNoFieldIDs
 	}
