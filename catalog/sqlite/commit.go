@@ -101,6 +101,14 @@ func (c *Catalog) CommitTables(ctx context.Context, commits []TableCommit) error
 	if err != nil {
 		return newError(op, "", notApplied(err))
 	}
+	if err := c.swapIn(ctx, tx, op, commits); err != nil {
+		return err
+	}
+	return c.commitSwaps(ctx, tx, op, commits)
+}
+
+// swapIn runs the swaps in tx; on any failure it rolls tx back.
+func (c *Catalog) swapIn(ctx context.Context, tx *sql.Tx, op string, commits []TableCommit) error {
 	stmt := c.swapStatement()
 	for _, tc := range commits {
 		name := tc.Ident.String()
@@ -122,6 +130,12 @@ func (c *Catalog) CommitTables(ctx context.Context, commits []TableCommit) error
 			return newError(op, name, stale(tc.Ident, tc.Expected))
 		}
 	}
+	return nil
+}
+
+// commitSwaps commits tx holding the swaps; only a failing COMMIT leaves
+// the outcome unknown.
+func (c *Catalog) commitSwaps(ctx context.Context, tx *sql.Tx, op string, commits []TableCommit) error {
 	if err := tx.Commit(); err != nil {
 		if errors.Is(err, sql.ErrTxDone) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 			// database/sql refused before sending COMMIT (which it runs

@@ -8,14 +8,16 @@ import (
 
 // TableCatalog gives the commit protocol (table.Catalog) this catalog's
 // pointer operations, including the consistent read of every pointer that
-// multi-table transactions pin (table.AllPointers).
+// multi-table transactions pin (table.AllPointers), and the write lock
+// that queues committers instead of letting them race (table.CommitLocker).
 func (c *Catalog) TableCatalog() table.Catalog { return tableCatalog{c} }
 
 type tableCatalog struct{ c *Catalog }
 
 var (
-	_ table.Catalog     = tableCatalog{}
-	_ table.AllPointers = tableCatalog{}
+	_ table.Catalog      = tableCatalog{}
+	_ table.AllPointers  = tableCatalog{}
+	_ table.CommitLocker = tableCatalog{}
 )
 
 func fromTableIdent(id table.Identifier) Identifier { return Identifier(id) }
@@ -70,4 +72,29 @@ func (a tableCatalog) SwapAll(ctx context.Context, swaps []table.Swap) error {
 
 func (a tableCatalog) Create(ctx context.Context, id table.Identifier, metadataLocation string) error {
 	return a.c.CreateTable(ctx, fromTableIdent(id), metadataLocation)
+}
+
+func (a tableCatalog) LockPointers(ctx context.Context, ids []table.Identifier) (table.PointerLock, error) {
+	sids := make([]Identifier, len(ids))
+	for i, id := range ids {
+		sids[i] = fromTableIdent(id)
+	}
+	l, err := a.c.LockTables(ctx, sids)
+	if err != nil {
+		return nil, err
+	}
+	return pointerLock{l}, nil
+}
+
+type pointerLock struct{ l *TableLock }
+
+func (p pointerLock) Locations() []string { return p.l.Locations() }
+func (p pointerLock) Release()            { p.l.Release() }
+
+func (p pointerLock) Swap(ctx context.Context, swaps []table.Swap) error {
+	commits := make([]TableCommit, len(swaps))
+	for i, s := range swaps {
+		commits[i] = TableCommit{Ident: fromTableIdent(s.Ident), Expected: s.Expected, New: s.Next}
+	}
+	return p.l.Commit(ctx, commits)
 }

@@ -77,7 +77,10 @@ func (u *SnapshotUpdate) apply(ctx context.Context, base *Table, n int) (*attemp
 	}
 
 	seq := meta.NextSequenceNumber()
-	listLoc := fmt.Sprintf("%s/snap-%d-%d-%s.avro", metadataDir(meta), u.snapshotID, n, u.commitUUID)
+	// Lists are numbered by application, as Java numbers them by attempt:
+	// a staged update may be applied again before its commit's attempts.
+	u.lists++
+	listLoc := fmt.Sprintf("%s/snap-%d-%d-%s.avro", metadataDir(meta), u.snapshotID, u.lists, u.commitUUID)
 	var parentID *int64
 	var prevSummary map[string]string
 	if parent != nil {

@@ -43,3 +43,27 @@ type Swap struct {
 	Expected string
 	Next     string
 }
+
+// CommitLocker is implemented by catalogs that can hold table pointers
+// still from a read until the swap (a database's write lock, or SELECT ...
+// FOR UPDATE), so committers of several processes queue instead of racing
+// the compare-and-swap. Catalogs that cannot lock (REST) leave it out and
+// commits stay optimistic: swap, and on a lost race refresh and retry.
+type CommitLocker interface {
+	// LockPointers reads the current metadata locations of idents (in
+	// that order) and keeps every one of them from moving until the lock
+	// swaps or is released. Contention that outlasts the catalog's wait
+	// is an error matching iceberg.ErrCommitFailed.
+	LockPointers(ctx context.Context, idents []Identifier) (PointerLock, error)
+}
+
+// PointerLock is a held lock on table pointers.
+type PointerLock interface {
+	// Locations are the pointers as read under the lock.
+	Locations() []string
+	// Swap moves the pointers (all or none) and ends the lock; its errors
+	// are those of Catalog.SwapAll.
+	Swap(ctx context.Context, swaps []Swap) error
+	// Release ends the lock without a change; after Swap it does nothing.
+	Release()
+}

@@ -15,7 +15,9 @@ import (
 func (u *SnapshotUpdate) Commit(ctx context.Context) (*Table, error) {
 	started := time.Now()
 	env := u.table.env
-	base := u.table
+	unlock := env.lockTables(u.table.ident)
+	defer unlock()
+	base := env.newest(u.table)
 	policy := retryPolicyOf(base.meta)
 	var lastErr error
 	n := 1
@@ -26,12 +28,13 @@ func (u *SnapshotUpdate) Commit(ctx context.Context) (*Table, error) {
 				err = u.syncFiles(ctx, at)
 			}
 			if err == nil {
-				err = swap(ctx, at)
+				at, n, err = u.install(ctx, at, n)
 			}
 			if err == nil {
 				committed := &Table{env: env, ident: base.ident, meta: at.meta, location: at.location, list: at.list}
+				env.remember(committed)
 				u.report(ctx, at, n, started, nil)
-				deleteOldMetadata(ctx, base, at)
+				deleteOldMetadata(ctx, at.base, at)
 				u.removeReplacedManifests(ctx, at)
 				return committed, nil
 			}
@@ -39,7 +42,9 @@ func (u *SnapshotUpdate) Commit(ctx context.Context) (*Table, error) {
 				u.report(ctx, at, n, started, err)
 				return nil, err // never clean up: the commit may have landed
 			}
-			u.cleanup(context.WithoutCancel(ctx), at.written)
+			if at != nil {
+				u.cleanup(context.WithoutCancel(ctx), at.written)
+			}
 		}
 		lastErr = err
 		if !errors.Is(err, iceberg.ErrCommitFailed) || !policy.mayRetry(n+1, started) {
@@ -50,7 +55,7 @@ func (u *SnapshotUpdate) Commit(ctx context.Context) (*Table, error) {
 			lastErr = err
 			break
 		}
-		if base, err = base.Refresh(ctx); err != nil {
+		if base, err = env.current(ctx, base.ident); err != nil {
 			lastErr = err
 			break
 		}
@@ -61,6 +66,53 @@ func (u *SnapshotUpdate) Commit(ctx context.Context) (*Table, error) {
 		return nil, fmt.Errorf("%w (after %d attempts)", lastErr, n)
 	}
 	return nil, lastErr
+}
+
+// install swaps an attempt in and returns the attempt that landed and its
+// number. With a catalog that locks (CommitLocker), a pointer that moved
+// since the attempt's base was read is dealt with under the lock: the
+// update is applied again onto the version found, which nobody can
+// replace before the swap, so an append does not lose to another process.
+// Without one the swap is optimistic and a lost race is ErrCommitFailed.
+func (u *SnapshotUpdate) install(ctx context.Context, at *attempt, n int) (*attempt, int, error) {
+	env := at.base.env
+	locker, ok := env.Catalog.(CommitLocker)
+	if !ok {
+		return at, n, swap(ctx, at, nil)
+	}
+	lk, err := locker.LockPointers(ctx, []Identifier{at.base.ident})
+	if err != nil {
+		return at, n, err
+	}
+	defer lk.Release()
+	if loc := lk.Locations()[0]; loc != at.base.location {
+		base, err := env.loadAtCached(ctx, at.base.ident, loc)
+		if err != nil {
+			return at, n, err
+		}
+		u.cleanup(context.WithoutCancel(ctx), at.written)
+		n++
+		if at, err = u.apply(ctx, base, n); err != nil {
+			return nil, n, err // apply removed what it wrote
+		}
+		if err = at.write(ctx); err == nil {
+			err = u.syncFiles(ctx, at)
+		}
+		if err != nil {
+			return at, n, err
+		}
+	}
+	return at, n, swap(ctx, at, lk)
+}
+
+// current reads the table's pointer and returns that version, without
+// reading metadata.json again when this Env committed it.
+func (e *Env) current(ctx context.Context, ident Identifier) (*Table, error) {
+	loc, err := e.Catalog.CurrentMetadataLocation(ctx, ident)
+	if err != nil {
+		return nil, err
+	}
+	return e.loadAtCached(ctx, ident, loc)
 }
 
 // syncFiles makes the update's new manifests and the attempt's files
@@ -89,13 +141,19 @@ func (u *SnapshotUpdate) pendingSync(attemptFiles []string) []string {
 	return out
 }
 
-// swap installs an attempt's metadata with the catalog's compare-and-swap.
+// swap installs an attempt's metadata with the catalog's compare-and-swap
+// (through lk when the pointer is locked).
 // When the catalog cannot tell whether the swap happened, the pointer is
 // read back (as Java's checkCommitStatus does): only if that fails too is
 // the outcome reported as unknown.
-func swap(ctx context.Context, at *attempt) error {
+func swap(ctx context.Context, at *attempt, lk PointerLock) error {
 	base := at.base
-	err := base.env.Catalog.Swap(ctx, base.ident, base.location, at.location)
+	var err error
+	if lk != nil {
+		err = lk.Swap(ctx, []Swap{{Ident: base.ident, Expected: base.location, Next: at.location}})
+	} else {
+		err = base.env.Catalog.Swap(ctx, base.ident, base.location, at.location)
+	}
 	if err == nil {
 		err = base.env.Faults.at(FaultAfterSwap, base.ident)
 		if err != nil {

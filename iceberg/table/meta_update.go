@@ -16,7 +16,9 @@ func (t *Table) CommitUpdates(ctx context.Context, updates []iceberg.Update) (*T
 	reqs := iceberg.RequirementsFor(t.meta, updates)
 	policy := retryPolicyOf(t.meta)
 	started := time.Now()
-	base := t
+	unlock := t.env.lockTables(t.ident)
+	defer unlock()
+	base := t.env.newest(t)
 	for n := 1; ; n++ {
 		if err := iceberg.ValidateRequirements(base.meta, reqs); err != nil {
 			return nil, err
@@ -30,9 +32,11 @@ func (t *Table) CommitUpdates(ctx context.Context, updates []iceberg.Update) (*T
 			err = t.env.syncFiles(ctx, at.written)
 		}
 		if err == nil {
-			if err = swap(ctx, at); err == nil {
+			if err = swap(ctx, at, nil); err == nil {
 				deleteOldMetadata(ctx, base, at)
-				return &Table{env: t.env, ident: t.ident, meta: at.meta, location: at.location}, nil
+				committed := &Table{env: t.env, ident: t.ident, meta: at.meta, location: at.location}
+				t.env.remember(committed)
+				return committed, nil
 			}
 			if errors.Is(err, iceberg.ErrCommitStateUnknown) {
 				return nil, err
@@ -47,7 +51,7 @@ func (t *Table) CommitUpdates(ctx context.Context, updates []iceberg.Update) (*T
 		if err := sleep(ctx, policy.backoff(n+1)); err != nil {
 			return nil, err
 		}
-		if base, err = base.Refresh(ctx); err != nil {
+		if base, err = t.env.current(ctx, t.ident); err != nil {
 			return nil, err
 		}
 	}

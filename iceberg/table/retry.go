@@ -7,10 +7,12 @@ import (
 	"github.com/icesql/icesql/iceberg"
 )
 
-// retryPolicy is commit.retry.* of a table, as Java's Tasks applies it:
-// attempts = retries + 1; the wait before attempt k+1 is
-// min(minWait * 2^(k-1), maxWait) plus up to 10% jitter; no new attempt
-// starts once totalTimeout has passed since the first.
+// retryPolicy is commit.retry.* of a table: attempts = retries + 1, as
+// Java's Tasks counts them; no new attempt starts once totalTimeout has
+// passed since the first. The wait before the k-th retry is drawn
+// uniformly from [minWait, min(minWait * 2^k, maxWait)] ("full jitter")
+// rather than Java's fixed wait plus 10%: writers that lost the same race
+// then come back at different times instead of colliding again.
 type retryPolicy struct {
 	retries      int
 	minWait      time.Duration
@@ -42,15 +44,12 @@ func retryPolicyOf(m *iceberg.TableMetadata) retryPolicy {
 
 // backoff is the wait before attempt number next (2 for the first retry).
 func (p retryPolicy) backoff(next int) time.Duration {
-	wait := p.minWait
-	for i := 2; i < next && wait < p.maxWait; i++ {
-		wait *= 2
+	upper := p.minWait
+	for i := 1; i < next && upper < p.maxWait; i++ {
+		upper *= 2
 	}
-	if wait > p.maxWait {
-		wait = p.maxWait
-	}
-	jitter := max(int64(wait/10), int64(time.Millisecond))
-	return wait + time.Duration(rand.Int64N(jitter))
+	upper = min(upper, p.maxWait)
+	return p.minWait + time.Duration(rand.Int64N(max(int64(upper-p.minWait), int64(time.Millisecond))))
 }
 
 // mayRetry reports whether attempt number next may start.

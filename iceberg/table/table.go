@@ -31,6 +31,9 @@ type Env struct {
 	Now func() time.Time
 	// Faults lets tests fail the write path at a chosen step; nil in production.
 	Faults *Faults
+
+	// commits serialises this Env's commits per table (locks.go).
+	commits commitState
 }
 
 // createLazy creates a metadata-side file (manifest, manifest list,

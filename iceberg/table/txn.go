@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/icesql/icesql/iceberg"
@@ -30,7 +31,12 @@ type txnTable struct {
 	staged *Table // base plus the staged steps; nil before the first write
 	steps  []*SnapshotUpdate
 	last   []*attempt // each step's latest application
-	files  []string   // manifest lists and manifests written while staging
+	// befores are the states each step was staged onto.
+	befores []*Table
+	files   []string // manifest lists and manifests written while staging
+	// reapplied: COMMIT applied the steps again onto a newer version, so
+	// last no longer describes the staged metadata.
+	reapplied bool
 }
 
 // ErrTxnDone: the transaction was already committed or rolled back.
@@ -99,6 +105,8 @@ func (x *Txn) pin(ctx context.Context) error {
 
 // Stage applies an update, created from this transaction's view of its
 // table, to the staged state. Nothing is visible to others until Commit.
+// An append that follows an append to the same table joins it: the
+// transaction's appends to a table commit as one snapshot.
 func (x *Txn) Stage(ctx context.Context, u *SnapshotUpdate) (*Table, error) {
 	if x.done {
 		return nil, ErrTxnDone
@@ -106,6 +114,13 @@ func (x *Txn) Stage(ctx context.Context, u *SnapshotUpdate) (*Table, error) {
 	tt, ok := x.tables[u.table.ident.String()]
 	if !ok || (u.table != tt.base && u.table != tt.staged) {
 		return nil, fmt.Errorf("table: update of %s was not created from this transaction's view", u.table.ident)
+	}
+	if k := len(tt.steps) - 1; k >= 0 && canJoin(tt.steps[k], u) {
+		if err := x.join(ctx, tt, u); err != nil {
+			u.abandon(context.WithoutCancel(ctx))
+			return nil, err
+		}
+		return tt.staged, nil
 	}
 	cur := tt.base
 	if tt.staged != nil {
@@ -119,59 +134,103 @@ func (x *Txn) Stage(ctx context.Context, u *SnapshotUpdate) (*Table, error) {
 	tt.files = append(tt.files, at.written...)
 	tt.steps = append(tt.steps, u)
 	tt.last = append(tt.last, at)
+	tt.befores = append(tt.befores, cur)
 	tt.staged = &Table{env: x.env, ident: tt.ident, meta: at.meta, location: tt.base.location, staged: true, list: at.list}
 	return tt.staged, nil
 }
 
+// canJoin reports whether u can be folded into prev: both plain appends
+// of the same kind to the same branch.
+func canJoin(prev, u *SnapshotUpdate) bool {
+	plain := func(v *SnapshotUpdate) bool {
+		return v.operation() == iceberg.OpAppend && len(v.addedDeletes) == 0 && len(v.removed) == 0 &&
+			v.deleteFilter == nil && v.val == nil && !v.stageOnly && v.dataSeq == nil && len(v.summaryProps) == 0
+	}
+	return plain(prev) && plain(u) && prev.branch == u.branch && prev.fast == u.fast && prev.ownFiles == u.ownFiles
+}
+
+// join replaces the table's last step, an append, by one that also adds
+// u's files, applied to the same state: one new manifest holds the files
+// of both, and the earlier step's staged manifest and list are removed.
+// On failure the earlier step stands as it was.
+func (x *Txn) join(ctx context.Context, tt *txnTable, u *SnapshotUpdate) error {
+	k := len(tt.steps) - 1
+	prev := tt.steps[k]
+	j := *prev
+	j.addedData = append(slices.Clone(prev.addedData), u.addedData...)
+	j.newMfs, j.unsynced, j.filesSynced = nil, nil, false
+	at, err := j.apply(ctx, tt.befores[k], 1)
+	if err != nil {
+		for _, mf := range j.newMfs {
+			x.env.IO.Remove(context.WithoutCancel(ctx), mf.Path)
+		}
+		return err
+	}
+	stale := map[string]bool{}
+	for _, f := range tt.last[k].written {
+		stale[f] = true
+	}
+	for _, mf := range prev.newMfs {
+		stale[mf.Path] = true
+	}
+	tt.files = slices.DeleteFunc(tt.files, func(f string) bool { return stale[f] })
+	for f := range stale {
+		x.env.IO.Remove(ctx, f)
+	}
+	tt.files = append(tt.files, at.written...)
+	tt.steps[k], tt.last[k] = &j, at
+	tt.staged = &Table{env: x.env, ident: tt.ident, meta: at.meta, location: tt.base.location, staged: true, list: at.list}
+	return nil
+}
+
 // Commit installs every staged change atomically, retrying per the first
-// written table's commit.retry.* when another writer won a swap.
+// written table's commit.retry.* when another writer won a swap. The
+// transaction holds its Env's commit locks of the written tables
+// throughout, and with a catalog that locks it re-applies under the
+// catalog's lock when another process moved a pointer.
 func (x *Txn) Commit(ctx context.Context) error {
 	if x.done {
 		return ErrTxnDone
 	}
 	x.done = true
 	var written []*txnTable
+	var idents []Identifier
 	for _, k := range x.order {
 		if tt := x.tables[k]; len(tt.steps) > 0 {
 			written = append(written, tt)
+			idents = append(idents, tt.ident)
 		}
 	}
 	if len(written) == 0 {
 		return nil
 	}
+	unlock := x.env.lockTables(idents...)
+	defer unlock()
 	started := time.Now()
 	policy := retryPolicyOf(written[0].base.meta)
 	var lastErr error
 	for n := 1; ; n++ {
-		ats, err := x.attempt(ctx, written, n)
+		ats, err := x.attempt(ctx, written, n, nil)
 		if err == nil {
-			swaps := make([]Swap, len(ats))
-			for i, at := range ats {
-				swaps[i] = Swap{Ident: at.base.ident, Expected: at.base.location, Next: at.location}
-			}
-			if err = x.env.Catalog.SwapAll(ctx, swaps); err == nil {
-				err = x.env.Faults.at(FaultAfterSwap, written[0].ident)
-				if err != nil {
-					err = fmt.Errorf("%w: %w", iceberg.ErrCommitStateUnknown, err)
-				}
-			}
-			if err == nil {
-				for i, at := range ats {
-					for k, u := range written[i].steps {
-						u.report(ctx, written[i].last[k], n, started, nil)
-						u.removeReplacedManifests(ctx, written[i].last[k])
-					}
-					deleteOldMetadata(ctx, at.base, at)
-				}
-				return nil
-			}
-			if errors.Is(err, iceberg.ErrCommitStateUnknown) {
-				return err
-			}
-			for _, at := range ats {
-				written[0].steps[0].cleanup(context.WithoutCancel(ctx), at.written)
-			}
+			ats, err = x.install(ctx, written, idents, ats, n)
 		}
+		if err == nil {
+			for i, at := range ats {
+				tt := written[i]
+				for k, u := range tt.steps {
+					u.report(ctx, tt.last[k], n, started, nil)
+					u.removeReplacedManifests(ctx, tt.last[k])
+				}
+				x.env.remember(&Table{env: x.env, ident: tt.ident, meta: at.meta, location: at.location, list: tt.last[len(tt.last)-1].list})
+				deleteOldMetadata(ctx, at.base, at)
+				x.removeUnreferenced(ctx, tt)
+			}
+			return nil
+		}
+		if errors.Is(err, iceberg.ErrCommitStateUnknown) {
+			return err
+		}
+		x.cleanup(ctx, ats)
 		lastErr = err
 		if !errors.Is(err, iceberg.ErrCommitFailed) || !policy.mayRetry(n+1, started) {
 			break
@@ -185,22 +244,98 @@ func (x *Txn) Commit(ctx context.Context) error {
 	return lastErr
 }
 
+func (x *Txn) cleanup(ctx context.Context, ats []*attempt) {
+	for _, at := range ats {
+		for _, f := range at.written {
+			x.env.IO.Remove(context.WithoutCancel(ctx), f)
+		}
+	}
+}
+
+// install swaps the attempts in. With a catalog that locks, pointers that
+// moved since the attempts were made are dealt with under the lock: the
+// steps are applied again onto the versions found, which nobody can
+// replace before the swap.
+func (x *Txn) install(ctx context.Context, written []*txnTable, idents []Identifier, ats []*attempt, n int) ([]*attempt, error) {
+	locker, ok := x.env.Catalog.(CommitLocker)
+	if !ok {
+		return ats, x.swapAll(ctx, written, ats, nil)
+	}
+	lk, err := locker.LockPointers(ctx, idents)
+	if err != nil {
+		return ats, err
+	}
+	defer lk.Release()
+	locs := lk.Locations()
+	for i, at := range ats {
+		if locs[i] != at.base.location {
+			x.cleanup(ctx, ats)
+			if ats, err = x.attempt(ctx, written, n+1, locs); err != nil {
+				return nil, err // attempt removed what it wrote
+			}
+			break
+		}
+	}
+	return ats, x.swapAll(ctx, written, ats, lk)
+}
+
+func (x *Txn) swapAll(ctx context.Context, written []*txnTable, ats []*attempt, lk PointerLock) error {
+	swaps := make([]Swap, len(ats))
+	for i, at := range ats {
+		swaps[i] = Swap{Ident: at.base.ident, Expected: at.base.location, Next: at.location}
+	}
+	var err error
+	if lk != nil {
+		err = lk.Swap(ctx, swaps)
+	} else {
+		err = x.env.Catalog.SwapAll(ctx, swaps)
+	}
+	if err == nil {
+		if err = x.env.Faults.at(FaultAfterSwap, written[0].ident); err != nil {
+			err = fmt.Errorf("%w: %w", iceberg.ErrCommitStateUnknown, err)
+		}
+	}
+	return err
+}
+
+// removeUnreferenced removes what staging wrote for a table that the
+// committed snapshots do not reference: the manifest lists (and merged
+// manifests) of the staged applications when COMMIT applied the steps
+// again onto a newer version.
+func (x *Txn) removeUnreferenced(ctx context.Context, tt *txnTable) {
+	kept := map[string]bool{}
+	for _, at := range tt.last {
+		if at.snapshot != nil {
+			kept[at.snapshot.ManifestList] = true
+		}
+		for _, mf := range at.manifests {
+			kept[mf.Path] = true
+		}
+	}
+	for _, f := range tt.files {
+		if !kept[f] {
+			x.env.IO.Remove(ctx, f)
+		}
+	}
+}
+
 // attempt re-applies each table's steps onto its latest version (reusing
 // the staged result when the table has not moved) and writes metadata.
-func (x *Txn) attempt(ctx context.Context, written []*txnTable, n int) ([]*attempt, error) {
-	idents := make([]Identifier, len(written))
-	for i, tt := range written {
-		idents[i] = tt.ident
-	}
-	locs, err := x.env.Catalog.CurrentMetadataLocations(ctx, idents)
-	if err != nil {
-		return nil, err
+// locs are the tables' current pointers, read here when nil.
+func (x *Txn) attempt(ctx context.Context, written []*txnTable, n int, locs []string) ([]*attempt, error) {
+	if locs == nil {
+		idents := make([]Identifier, len(written))
+		for i, tt := range written {
+			idents[i] = tt.ident
+		}
+		var err error
+		if locs, err = x.env.Catalog.CurrentMetadataLocations(ctx, idents); err != nil {
+			return nil, err
+		}
 	}
 	var ats []*attempt
 	fail := func(err error) ([]*attempt, error) {
-		for _, at := range ats {
-			written[0].steps[0].cleanup(context.WithoutCancel(ctx), at.written)
-		}
+		x.cleanup(ctx, ats)
 		return nil, err
 	}
 	var pending []string
@@ -212,14 +347,16 @@ func (x *Txn) attempt(ctx context.Context, written []*txnTable, n int) ([]*attem
 	}
 	for i, tt := range written {
 		at := &attempt{summary: newSummaryBuilder()}
-		if locs[i] == tt.base.location && n == 1 {
+		ats = append(ats, at)
+		if locs[i] == tt.base.location && !tt.reapplied {
 			// Unchanged since the pin: the staged metadata is exact.
 			at.base, at.meta = tt.base, tt.staged.meta
 		} else {
-			base, err := LoadAt(ctx, x.env, tt.ident, locs[i])
+			base, err := x.env.loadAtCached(ctx, tt.ident, locs[i])
 			if err != nil {
 				return fail(err)
 			}
+			tt.reapplied = true
 			cur := base
 			for k, u := range tt.steps {
 				sat, err := u.apply(ctx, cur, n+1)
@@ -233,7 +370,6 @@ func (x *Txn) attempt(ctx context.Context, written []*txnTable, n int) ([]*attem
 			// The first step logged base's metadata file; the rest were staged.
 			at.base, at.meta = base, cur.meta
 		}
-		ats = append(ats, at)
 		if err := at.write(ctx); err != nil {
 			return fail(err)
 		}

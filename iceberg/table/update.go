@@ -33,6 +33,7 @@ type SnapshotUpdate struct {
 	unsynced    []string               // new manifests not yet made durable
 	filesSynced bool                   // added data and delete files made durable
 	manifestSeq int
+	lists       int // manifest lists written, which numbers the next one
 }
 
 // validation is what to check against commits made since the operation's
