@@ -24,7 +24,10 @@ func (s *Session) loadTable(ctx context.Context, ref *parser.TableRef) (*table.T
 	if s.tx != nil {
 		t, err = s.tx.txn.Table(ctx, id)
 	} else {
-		t, err = s.engine.loadTable(ctx, id)
+		var loc string
+		if loc, err = s.pointer(ctx, id); err == nil {
+			t, err = s.engine.tableAt(ctx, id, loc)
+		}
 	}
 	if err != nil && errors.Is(err, iceberg.ErrNoSuchTable) {
 		return nil, s.viewInstead(ctx, id, err)

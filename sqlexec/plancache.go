@@ -209,9 +209,20 @@ func (s *Session) usable(ctx context.Context, t *planTemplate, slot *stmtSlot) b
 	if t == nil || t.kinds != slot.kinds || t.namespace != strings.Join(s.namespace, "\x00") {
 		return false
 	}
-	for _, tv := range t.tables {
-		loc, err := s.engine.env.Catalog.CurrentMetadataLocation(ctx, tv.id)
-		if err != nil || loc != tv.location {
+	if len(t.tables) == 0 {
+		return true
+	}
+	ids := make([]table.Identifier, len(t.tables))
+	for i, tv := range t.tables {
+		ids[i] = tv.id
+	}
+	// One read for all, so the reused plan reads one instant (stmtview.go).
+	locs, err := s.engine.env.Catalog.CurrentMetadataLocations(ctx, ids)
+	if err != nil {
+		return false
+	}
+	for i, tv := range t.tables {
+		if locs[i] != tv.location {
 			return false
 		}
 	}

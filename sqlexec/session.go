@@ -27,6 +27,8 @@ type Session struct {
 	props map[string]string
 	// tempViews are the session's temporary views by lower-case name.
 	tempViews map[string]*tempView
+	// view is the running statement's view of the catalog (stmtview.go).
+	view *stmtView
 }
 
 // Namespace is the session's current namespace (USE changes it).
@@ -142,7 +144,13 @@ func (p *Prepared) run(ctx context.Context, args []any, fn func(context.Context,
 			}
 			return err
 		}
-		if err := fn(p.planSlot(ctx, i, args[off:off+pb.count]), i, st); err != nil {
+		outer := p.s.view
+		if outer == nil { // a statement run by a statement reads in its view
+			p.s.view = p.s.newStmtView(st)
+		}
+		err := fn(p.planSlot(ctx, i, args[off:off+pb.count]), i, st)
+		p.s.view = outer
+		if err != nil {
 			return err
 		}
 		off += pb.count

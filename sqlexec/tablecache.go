@@ -80,6 +80,11 @@ func (e *Engine) loadTable(ctx context.Context, id table.Identifier) (*table.Tab
 	if err != nil {
 		return nil, err
 	}
+	return e.tableAt(ctx, id, loc)
+}
+
+// tableAt is the table at a metadata location, parsed once per engine.
+func (e *Engine) tableAt(ctx context.Context, id table.Identifier, loc string) (*table.Table, error) {
 	if t := e.tables.get(id, loc); t != nil {
 		return t, nil
 	}
