@@ -5,12 +5,12 @@ import (
 	"cmp"
 	"encoding/binary"
 	"fmt"
-	"os"
 	"unicode/utf8"
 
 	"github.com/parquet-go/parquet-go"
 
 	"github.com/icesql/icesql/iceberg"
+	"github.com/icesql/icesql/iceberg/fileio"
 	"github.com/icesql/icesql/iceberg/parquetfile"
 )
 
@@ -30,7 +30,7 @@ func inspectParquet(path string, schema *iceberg.Schema, mapping parquetfile.Nam
 	bad := func(format string, a ...any) error {
 		return fmt.Errorf("%w: add_files: %s: %s", iceberg.ErrInvalidDataFile, path, fmt.Sprintf(format, a...))
 	}
-	fh, err := os.Open(path)
+	fh, err := fileio.OpenRegular(path)
 	if err != nil {
 		return importedFile{}, err
 	}

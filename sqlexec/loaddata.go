@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"unicode/utf8"
 
@@ -15,6 +14,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/pingcap/tidb/pkg/parser/ast"
 
+	"github.com/icesql/icesql/iceberg/fileio"
 	"github.com/icesql/icesql/sqlexec/exec"
 	"github.com/icesql/icesql/sqlexec/parser"
 )
@@ -64,7 +64,7 @@ func (s *Session) loadData(ctx context.Context, w *parser.TiDBStmt, ld *ast.Load
 	if err != nil {
 		return Result{}, err
 	}
-	f, err := os.Open(ld.Path)
+	f, err := fileio.OpenRegular(ld.Path)
 	if err != nil {
 		return Result{}, fmt.Errorf("LOAD DATA: %w", err)
 	}

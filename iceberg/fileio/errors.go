@@ -1,7 +1,6 @@
 package fileio
 
 import (
-	"errors"
 	"fmt"
 
 	"github.com/icesql/icesql/iceberg"
@@ -16,10 +15,22 @@ var (
 	// ErrExists: Create found the file already there. Matches iceberg.ErrFileExists.
 	ErrExists = fmt.Errorf("fileio: %w", iceberg.ErrFileExists)
 	// ErrBadLocation: the location is not a URI this FileIO can serve.
-	ErrBadLocation = errors.New("fileio: unsupported location")
-	// ErrNotAFile: Open found a directory at the location.
-	ErrNotAFile = errors.New("fileio: not a regular file")
+	// Matches iceberg.ErrUnsupported.
+	ErrBadLocation = &sentinel{"fileio: unsupported location", iceberg.ErrUnsupported}
+	// ErrNotAFile: Open found a directory, device, FIFO or socket at the
+	// location, not a regular file. Matches iceberg.ErrNotFound.
+	ErrNotAFile = &sentinel{"fileio: not a regular file", iceberg.ErrNotFound}
 )
+
+// sentinel is a sentinel error that also matches a root sentinel of
+// package iceberg, keeping its own message.
+type sentinel struct {
+	msg  string
+	root error
+}
+
+func (s *sentinel) Error() string { return s.msg }
+func (s *sentinel) Unwrap() error { return s.root }
 
 // PathError names the operation and location of a failure.
 type PathError struct {

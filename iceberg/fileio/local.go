@@ -58,26 +58,48 @@ func LocalURI(path string) (string, error) {
 	return u.String(), nil
 }
 
-// Open implements FileIO; a directory is not a file.
+// Open implements FileIO. Only regular files open: a directory, a device
+// (/dev/zero would never end) or a FIFO (opening it would wait for a
+// writer) is ErrNotAFile, checked before the open and again after.
 func (l *Local) Open(_ context.Context, location string) (InputFile, error) {
 	p, err := LocalPath(location)
 	if err != nil {
 		return nil, err
 	}
+	f, st, err := openRegular(p, location)
+	if err != nil {
+		return nil, err
+	}
+	return &localInput{File: f, size: st.Size(), loc: location}, nil
+}
+
+// OpenRegular opens the local file at path for reading if it is a regular
+// file (see Local.Open); other errors are *PathErrors too.
+func OpenRegular(path string) (*os.File, error) {
+	f, _, err := openRegular(path, path)
+	return f, err
+}
+
+func openRegular(p, location string) (*os.File, fs.FileInfo, error) {
+	if st, err := os.Stat(p); err != nil {
+		return nil, nil, wrapOS("stat", location, err)
+	} else if !st.Mode().IsRegular() {
+		return nil, nil, &PathError{Op: "open", Location: location, Err: ErrNotAFile}
+	}
 	f, err := os.Open(p)
 	if err != nil {
-		return nil, wrapOS("open", location, err)
+		return nil, nil, wrapOS("open", location, err)
 	}
 	st, err := f.Stat()
 	if err != nil {
 		f.Close()
-		return nil, wrapOS("stat", location, err)
+		return nil, nil, wrapOS("stat", location, err)
 	}
-	if st.IsDir() {
+	if !st.Mode().IsRegular() { // replaced between the two looks
 		f.Close()
-		return nil, &PathError{Op: "open", Location: location, Err: ErrNotAFile}
+		return nil, nil, &PathError{Op: "open", Location: location, Err: ErrNotAFile}
 	}
-	return &localInput{File: f, size: st.Size(), loc: location}, nil
+	return f, st, nil
 }
 
 // Create implements FileIO; with NoSync set, Close does not fsync.
