@@ -78,14 +78,15 @@ func (c *connector) open(ctx context.Context) (*sqlexec.Engine, error) {
 		return c.engine, nil
 	}
 	e, err := sqlexec.Open(ctx, sqlexec.Config{
-		Warehouse:   c.cfg.Warehouse,
-		CatalogFile: c.cfg.CatalogFile,
-		CatalogName: c.cfg.Catalog,
-		Namespace:   c.cfg.Namespace,
-		ReadOnly:    c.cfg.Mode == ModeReadOnly,
-		Reporter:    c.cfg.MetricsReporter,
-		MemoryLimit: c.cfg.MemoryLimit,
-		SpillDir:    c.cfg.SpillDir,
+		Warehouse:              c.cfg.Warehouse,
+		CatalogFile:            c.cfg.CatalogFile,
+		CatalogName:            c.cfg.Catalog,
+		Namespace:              c.cfg.Namespace,
+		ReadOnly:               c.cfg.Mode == ModeReadOnly,
+		Reporter:               c.cfg.MetricsReporter,
+		MemoryLimit:            c.cfg.MemoryLimit,
+		SpillDir:               c.cfg.SpillDir,
+		AllowExternalLocations: c.cfg.AllowExternalLocations,
 	})
 	if err != nil {
 		return nil, err

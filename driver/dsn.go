@@ -45,6 +45,11 @@ type Config struct {
 	MemoryLimit int64
 	// SpillDir holds spill files ("": the OS temporary directory).
 	SpillDir string
+	// AllowExternalLocations lets SQL name directories outside the
+	// warehouse: CREATE TABLE ... LOCATION, write.data.path and
+	// write.metadata.path, remove_orphan_files' location. Off by default.
+	// DSN: allow_external_locations=true.
+	AllowExternalLocations bool
 
 	// MetricsReporter receives a report of every commit. Not part of the DSN.
 	MetricsReporter iceberg.MetricsReporter
@@ -57,7 +62,7 @@ const (
 )
 
 var dsnKeys = map[string]bool{"catalog_file": true, "catalog": true, "namespace": true, "mode": true,
-	"memory_limit": true, "spill_dir": true}
+	"memory_limit": true, "spill_dir": true, "allow_external_locations": true}
 
 // ParseDSN parses a DSN into a Config with every default filled in.
 func ParseDSN(dsn string) (*Config, error) {
@@ -92,7 +97,7 @@ func ParseDSN(dsn string) (*Config, error) {
 	}
 	for k, vs := range values {
 		if !dsnKeys[k] {
-			return nil, &DSNError{DSN: dsn, Msg: fmt.Sprintf("unknown option %q (known: catalog_file, catalog, namespace, mode, memory_limit, spill_dir)", k)}
+			return nil, &DSNError{DSN: dsn, Msg: fmt.Sprintf("unknown option %q (known: catalog_file, catalog, namespace, mode, memory_limit, spill_dir, allow_external_locations)", k)}
 		}
 		if len(vs) != 1 {
 			return nil, &DSNError{DSN: dsn, Msg: fmt.Sprintf("option %q given %d times", k, len(vs))}
@@ -116,6 +121,12 @@ func ParseDSN(dsn string) (*Config, error) {
 			cfg.MemoryLimit = n
 		case "spill_dir":
 			cfg.SpillDir = filepath.Clean(v)
+		case "allow_external_locations":
+			b, err := strconv.ParseBool(v)
+			if err != nil {
+				return nil, &DSNError{DSN: dsn, Msg: fmt.Sprintf("allow_external_locations %q: want true or false", v)}
+			}
+			cfg.AllowExternalLocations = b
 		case "mode":
 			switch Mode(v) {
 			case ModeReadWrite, ModeReadOnly:
@@ -175,6 +186,9 @@ func (c *Config) FormatDSN() string {
 	}
 	if n.SpillDir != "" {
 		q.Set("spill_dir", n.SpillDir)
+	}
+	if n.AllowExternalLocations {
+		q.Set("allow_external_locations", "true")
 	}
 	path := n.Warehouse
 	// A path that would read as a URI or carries '?' goes out as a file: URI.

@@ -18,6 +18,8 @@ func TestParseDSN(t *testing.T) {
 		{"file:./rel", Config{Warehouse: "rel", CatalogFile: filepath.Join("rel", "catalog.db"), Catalog: "default", Namespace: "default", Mode: ModeReadWrite}},
 		{"file://localhost/x/y/", Config{Warehouse: "/x/y", CatalogFile: "/x/y/catalog.db", Catalog: "default", Namespace: "default", Mode: ModeReadWrite}},
 		{"/w?memory_limit=256MiB&spill_dir=/tmp/spill/", Config{Warehouse: "/w", CatalogFile: "/w/catalog.db", Catalog: "default", Namespace: "default", Mode: ModeReadWrite, MemoryLimit: 256 << 20, SpillDir: "/tmp/spill"}},
+		{"/w?allow_external_locations=true", Config{Warehouse: "/w", CatalogFile: "/w/catalog.db", Catalog: "default", Namespace: "default", Mode: ModeReadWrite, AllowExternalLocations: true}},
+		{"/w?allow_external_locations=false", Config{Warehouse: "/w", CatalogFile: "/w/catalog.db", Catalog: "default", Namespace: "default", Mode: ModeReadWrite}},
 		{"/w?memory_limit=1000", Config{Warehouse: "/w", CatalogFile: "/w/catalog.db", Catalog: "default", Namespace: "default", Mode: ModeReadWrite, MemoryLimit: 1000}},
 	}
 	for _, tt := range tests {
@@ -45,6 +47,7 @@ func TestParseDSNErrors(t *testing.T) {
 		"", "  ", "s3://bucket/lake", "file://remote/x", "./lake?mode=rx", "./lake?nope=1",
 		"./lake?namespace=", "./lake?mode=ro&mode=rw", "./lake?%zz", "?mode=ro",
 		"./lake?memory_limit=lots", "./lake?memory_limit=-5", "./lake?memory_limit=99999999999TiB",
+		"./lake?allow_external_locations=yes please",
 	} {
 		t.Run(dsn, func(t *testing.T) {
 			_, err := ParseDSN(dsn)

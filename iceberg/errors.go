@@ -37,6 +37,11 @@ var (
 	ErrFileExists           = errors.New("iceberg: file already exists")
 	ErrRequirementFailed    = errors.New("iceberg: commit requirement failed")
 	ErrUnsupported          = errors.New("iceberg: unsupported")
+	// ErrInvalidIdentifier: a namespace or table name that cannot name a
+	// catalog entry or a directory (empty, "." or "..", a slash or
+	// backslash, a control character, a dot in a namespace level, too
+	// long; see CheckIdentifier). Every catalog returns it for such names.
+	ErrInvalidIdentifier = errors.New("iceberg: invalid identifier")
 )
 
 // ValidationError reports that a row-level operation conflicts with commits

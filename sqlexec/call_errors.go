@@ -20,13 +20,19 @@ type ProcedureArgError struct {
 	Procedure string // e.g. "expire_snapshots"
 	Argument  string // e.g. "retain_last"; a position ("#3") when unnamed
 	Reason    string
+	Err       error // the cause, if any (e.g. one matching ErrLocation)
 }
 
 func (e *ProcedureArgError) Error() string {
 	return fmt.Sprintf("sqlexec: CALL %s: argument %s: %s", e.Procedure, e.Argument, e.Reason)
 }
 
-func (e *ProcedureArgError) Unwrap() error { return ErrProcedureArgument }
+func (e *ProcedureArgError) Unwrap() []error {
+	if e.Err != nil {
+		return []error{ErrProcedureArgument, e.Err}
+	}
+	return []error{ErrProcedureArgument}
+}
 
 // argErrorf returns the constructor of proc's argument errors.
 func argErrorf(proc string) func(arg, format string, v ...any) error {

@@ -218,6 +218,9 @@ func callRemoveOrphanFiles(ctx context.Context, s *Session, a callArgs) (mainten
 		}
 		opts.MaxConcurrentDeletes = int(n)
 	}
+	if err := s.engine.checkOrphanRoot(ctx, t, opts.Location); err != nil {
+		return nil, &ProcedureArgError{Procedure: "remove_orphan_files", Argument: "location", Reason: err.Error(), Err: err}
+	}
 	return maintenance.RemoveOrphanFiles(ctx, t, opts)
 }
 
@@ -314,6 +317,9 @@ func (r registerResult) Rows() [][]any {
 func callRegisterTable(ctx context.Context, s *Session, a callArgs) (maintenance.Result, error) {
 	id, err := s.callIdent(a)
 	if err != nil {
+		return nil, err
+	}
+	if err := checkNewIdent(id); err != nil {
 		return nil, err
 	}
 	loc, _ := a.str("metadata_file")

@@ -25,6 +25,9 @@ func (s *Session) alterTable(ctx context.Context, st *parser.AlterTableStmt) err
 		for _, p := range a.Properties {
 			m[p.Key] = p.Value
 		}
+		if err := s.engine.checkPathProperties(meta.Location(), m); err != nil {
+			return err
+		}
 		updates = append(updates, iceberg.SetPropertiesUpdate{Updates: m})
 	case parser.UnsetPropertiesAction:
 		var keys []string
@@ -91,6 +94,9 @@ func (s *Session) renameTable(ctx context.Context, from, to *parser.TableRef) er
 	dst := table.Identifier{Namespace: to.Namespace, Name: to.Table}
 	if len(dst.Namespace) == 0 {
 		dst.Namespace = src.Namespace
+	}
+	if err := checkNewIdent(dst); err != nil {
+		return err
 	}
 	return s.engine.catalog.RenameTable(ctx, toSQLiteIdent(src), toSQLiteIdent(dst))
 }

@@ -24,6 +24,9 @@ func (s *Session) createNamespace(ctx context.Context, st *parser.CreateNamespac
 	if st.Location != "" {
 		props["location"] = st.Location
 	}
+	if err := iceberg.CheckNamespace(st.Namespace); err != nil {
+		return err
+	}
 	err := s.engine.catalog.CreateNamespace(ctx, st.Namespace, props)
 	if st.IfNotExists && errors.Is(err, iceberg.ErrNamespaceExists) {
 		return nil

@@ -59,6 +59,9 @@ func (s *Session) createTable(ctx context.Context, st *parser.CreateTableStmt) (
 	if err != nil {
 		return Result{}, err
 	}
+	if err := checkNewIdent(id); err != nil {
+		return Result{}, err
+	}
 	if st.IfNotExists {
 		exists, err := s.engine.catalog.TableExists(ctx, toSQLiteIdent(id))
 		if err != nil {
@@ -108,8 +111,16 @@ func (s *Session) createTable(ctx context.Context, st *parser.CreateTableStmt) (
 			return Result{}, err
 		}
 	}
+	if err := s.engine.checkTableLocation(ctx, id, loc, st.Location != ""); err != nil {
+		return Result{}, err
+	}
+	if err := s.engine.checkPathProperties(loc, props); err != nil {
+		return Result{}, err
+	}
+	created := missingDirs(loc, s.engine.warehouseDir())
 	t, err := table.Create(ctx, s.engine.env, id, schema, loc, table.CreateOptions{Spec: spec, Properties: props})
 	if err != nil {
+		created.remove()
 		if errors.Is(err, iceberg.ErrTableAlreadyExists) {
 			if verr := s.viewInstead(ctx, id, err); verr != err {
 				return Result{}, verr // IF NOT EXISTS does not make a view a table
@@ -128,6 +139,7 @@ func (s *Session) createTable(ctx context.Context, st *parser.CreateTableStmt) (
 		// CTAS is one statement: undo the empty table.
 		if _, derr := s.engine.catalog.DropTable(context.WithoutCancel(ctx), toSQLiteIdent(id)); derr == nil {
 			s.purgeFiles(context.WithoutCancel(ctx), t)
+			created.remove()
 		}
 		return Result{}, err
 	}

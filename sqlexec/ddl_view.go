@@ -193,6 +193,9 @@ func (s *Session) alterView(ctx context.Context, st *parser.AlterViewStmt) error
 			// A one-part new name stays in the view's namespace, as in Spark.
 			to.Namespace = id.Namespace
 		}
+		if err := checkNewIdent(to); err != nil {
+			return err
+		}
 		return s.engine.catalog.RenameView(ctx, toSQLiteIdent(id), toSQLiteIdent(to))
 	}
 	old, err := s.engine.loadView(ctx, id)

@@ -148,6 +148,8 @@ func (e *Engine) commitView(ctx context.Context, id table.Identifier, old *loade
 	prev := ""
 	if old != nil {
 		prev = old.location
+	} else if err := checkNewIdent(id); err != nil {
+		return err
 	}
 	loc, err := e.writeViewMetadata(ctx, meta, prev)
 	if err != nil {

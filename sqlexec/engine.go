@@ -45,6 +45,11 @@ type Config struct {
 	MemoryLimit int64
 	// SpillDir holds spill files ("": the OS temporary directory).
 	SpillDir string
+	// AllowExternalLocations lets CREATE TABLE ... LOCATION, the
+	// write.data.path and write.metadata.path properties and
+	// remove_orphan_files reach outside the warehouse directory
+	// (ddl_location.go lists what stays refused).
+	AllowExternalLocations bool
 }
 
 // Engine is one warehouse and its catalog, shared by many sessions. It is
@@ -180,6 +185,16 @@ func (e *Engine) tableLocation(ns []string, name string) string {
 		dir += p
 	}
 	return e.warehouseURI + "/" + dir + ".db/" + name
+}
+
+// checkNewIdent is the one check of a name a statement creates or renames
+// to, made before any catalog is asked (iceberg.CheckIdentifier): names
+// become directories, so path syntax never reaches the disk.
+func checkNewIdent(id table.Identifier) error {
+	if err := iceberg.CheckIdentifier(id.Namespace, id.Name); err != nil {
+		return fmt.Errorf("%s: %w", id, err)
+	}
+	return nil
 }
 
 func toSQLiteIdent(id table.Identifier) sqlite.Identifier {

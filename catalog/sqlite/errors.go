@@ -3,6 +3,8 @@ package sqlite
 import (
 	"errors"
 	"fmt"
+
+	"github.com/icesql/icesql/iceberg"
 )
 
 // Sentinel errors of this package; test with errors.Is. Errors about tables
@@ -13,8 +15,11 @@ var (
 	// Options.ReadOnly.
 	ErrReadOnly = errors.New("sqlite catalog: catalog is read-only")
 	// ErrInvalidIdentifier: a namespace or table name that cannot be stored
-	// (empty, or a namespace level containing a dot).
-	ErrInvalidIdentifier = errors.New("sqlite catalog: invalid identifier")
+	// (empty, or a namespace level containing a dot), or that a new table,
+	// view or namespace may not have (iceberg.CheckIdentifier: path syntax,
+	// control characters). It is iceberg.ErrInvalidIdentifier, which every
+	// catalog and the engine's own check return.
+	ErrInvalidIdentifier = iceberg.ErrInvalidIdentifier
 	// ErrInvalidArgument: some other argument is unusable (empty metadata
 	// location, a property key both removed and updated, ...).
 	ErrInvalidArgument = errors.New("sqlite catalog: invalid argument")

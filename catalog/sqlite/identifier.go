@@ -2,6 +2,8 @@ package sqlite
 
 import (
 	"strings"
+
+	"github.com/icesql/icesql/iceberg"
 )
 
 // Identifier names a table: its namespace levels and its name.
@@ -53,6 +55,16 @@ func (id Identifier) validate() error {
 		return wrapf(ErrInvalidIdentifier, "table name %q contains a NUL byte", id.Name)
 	}
 	return nil
+}
+
+// validateNew is validate plus the rules for a name a table or view is
+// created or renamed to (iceberg.CheckIdentifier): existing rows with
+// other names stay readable.
+func (id Identifier) validateNew() error {
+	if err := id.validate(); err != nil {
+		return err
+	}
+	return iceberg.CheckIdentifier(id.Namespace, id.Name)
 }
 
 // validateNamespace rejects what the dot-joined storage cannot round-trip.

@@ -49,7 +49,7 @@ func (c *Catalog) requireNamespace(ctx context.Context, q querier, ns string) er
 func (c *Catalog) CreateNamespace(ctx context.Context, ns []string, props map[string]string) error {
 	const op = "create namespace"
 	name := joinNamespace(ns)
-	if err := validateNamespace(ns); err != nil {
+	if err := iceberg.CheckNamespace(ns); err != nil {
 		return newError(op, name, err)
 	}
 	for k := range props {

@@ -41,7 +41,7 @@ func (c *Catalog) identArgs(ident Identifier) []any {
 }
 
 func validateInsert(ident Identifier, location string) error {
-	if err := ident.validate(); err != nil {
+	if err := ident.validateNew(); err != nil {
 		return err
 	}
 	if location == "" {

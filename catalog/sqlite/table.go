@@ -87,7 +87,7 @@ func (c *Catalog) RenameTable(ctx context.Context, from, to Identifier) error {
 	if err := from.validate(); err != nil {
 		return newError(op, name, err)
 	}
-	if err := to.validate(); err != nil {
+	if err := to.validateNew(); err != nil {
 		return newError(op, name, err)
 	}
 	return c.writeTx(ctx, op, name, func(tx *sql.Tx) error {

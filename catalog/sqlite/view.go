@@ -134,7 +134,7 @@ func (c *Catalog) RenameView(ctx context.Context, from, to Identifier) error {
 	if err := from.validate(); err != nil {
 		return newError(op, name, err)
 	}
-	if err := to.validate(); err != nil {
+	if err := to.validateNew(); err != nil {
 		return newError(op, name, err)
 	}
 	if err := c.requireViews(); err != nil {

@@ -23,7 +23,8 @@ type OrphanOptions struct {
 	OlderThan time.Time
 	// DryRun lists the orphans without deleting them.
 	DryRun bool
-	// Location is the directory to clean (default the table location).
+	// Location is the directory to clean (default the table location); it
+	// must lie inside the table location.
 	Location string
 	// MaxConcurrentDeletes bounds parallel deletions (default 8).
 	MaxConcurrentDeletes int
@@ -62,6 +63,10 @@ func RemoveOrphanFiles(ctx context.Context, tbl *table.Table, opts OrphanOptions
 	location = strings.TrimSuffix(location, "/")
 	if location == "" {
 		return OrphanResult{}, &ArgumentError{Procedure: proc, Argument: "location", Reason: "the table has no location"}
+	}
+	if !insideLocation(meta.Location(), location) {
+		return OrphanResult{}, &ArgumentError{Procedure: proc, Argument: "location",
+			Reason: fmt.Sprintf("%q lies outside the table location %q", location, meta.Location())}
 	}
 
 	referenced, err := ReferencedFiles(ctx, cur)
@@ -130,6 +135,16 @@ func ReferencedFiles(ctx context.Context, tbl *table.Table) ([]string, error) {
 	}
 	slices.Sort(out)
 	return out, nil
+}
+
+// insideLocation reports whether loc is root or below it, after
+// normalizing both (so "root/../x" is not inside root).
+func insideLocation(root, loc string) bool {
+	r, l := normalizeLocation(strings.TrimSuffix(root, "/")), normalizeLocation(loc)
+	if r == "" || r == "/" && !strings.HasPrefix(l, "/") {
+		return false
+	}
+	return l == r || strings.HasPrefix(l, strings.TrimSuffix(r, "/")+"/")
 }
 
 // normalizeLocation makes file:/x, file:///x and /x compare equal, so a
