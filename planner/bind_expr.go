@@ -428,49 +428,50 @@ func (b *binder) bindLike(x *ast.PatternLikeOrIlikeExpr, sc *scope) (Expr, error
 	return r, nil
 }
 
+// bindIn binds E [NOT] IN (list) and E [NOT] IN (subquery). Operands
+// are unified as comparisons are (a string literal takes the other
+// side's type); when a string meets a number, date or timestamp that it
+// does not convert to, the IN compares as text, as Spark's IN does (its
+// wider common type of a string and an atomic type is string): so
+// 'hello' IN (SELECT int_col ...) is false, not an error. An untyped
+// NULL operand takes the type of the others.
 func (b *binder) bindIn(x *ast.PatternInExpr, sc *scope) (Expr, error) {
 	e, err := b.bindExpr(x.Expr, sc)
 	if err != nil {
 		return nil, err
 	}
 	if x.Sel != nil {
-		sq, ok := x.Sel.(*ast.SubqueryExpr)
-		if !ok {
-			return nil, unsupported("IN over %T", x.Sel)
-		}
-		base, err := b.bindSubqueryPlan(sq.Query, sc)
-		if err != nil {
-			return nil, err
-		}
-		p := base.Plan
-		cols := p.Columns()
-		if len(cols) != 1 {
-			return nil, invalid("IN subquery returns %d columns, want 1", len(cols))
-		}
-		l, r, err := unify("IN", e, &ColumnRef{Index: 0, Name: cols[0].Name, Type: cols[0].Type})
-		if err != nil {
-			return nil, err
-		}
-		if !arrow.TypeEqual(r.DataType(), cols[0].Type) {
-			p = &Project{Input: p, Exprs: []Expr{r}, Cols: []Column{{Name: cols[0].Name, Type: r.DataType(), Nullable: true}}}
-		}
-		base.Plan = p
-		return &InSubquery{subqueryBase: *base, E: l, Negate: x.Not}, nil
+		return b.bindInSubquery(x, e, sc)
+	}
+	if len(x.List) == 1 && isEmptyInListMarker(x.List[0]) {
+		return &InList{E: e, Negate: x.Not}, nil
 	}
 	list := make([]Expr, len(x.List))
-	t := e.DataType()
 	for i, item := range x.List {
 		if list[i], err = b.bindExpr(item, sc); err != nil {
 			return nil, err
 		}
-		l, r, err := unify("IN", e, list[i])
+	}
+	if e.DataType().ID() == arrow.NULL {
+		if t := lenientCommonType(list); t.ID() != arrow.NULL {
+			e = coerce(e, t)
+		}
+	}
+	t := e.DataType()
+	for i := range list {
+		_, r, err := unify("IN", e, list[i])
 		if err != nil {
-			return nil, err
+			if !inAsText(e, list) {
+				return nil, err
+			}
+			for i := range list {
+				list[i] = coerce(list[i], typeString)
+			}
+			return &InList{E: coerce(e, typeString), List: list, Negate: x.Not}, nil
 		}
 		if nt, ok := commonType(t, r.DataType()); ok {
 			t = nt
 		}
-		_ = l
 		list[i] = r
 	}
 	if t.ID() == arrow.NULL {
@@ -483,6 +484,73 @@ func (b *binder) bindIn(x *ast.PatternInExpr, sc *scope) (Expr, error) {
 		list[i] = coerce(list[i], t)
 	}
 	return &InList{E: coerce(e, t), List: list, Negate: x.Not}, nil
+}
+
+func (b *binder) bindInSubquery(x *ast.PatternInExpr, e Expr, sc *scope) (Expr, error) {
+	sq, ok := x.Sel.(*ast.SubqueryExpr)
+	if !ok {
+		return nil, unsupported("IN over %T", x.Sel)
+	}
+	base, err := b.bindSubqueryPlan(sq.Query, sc)
+	if err != nil {
+		return nil, err
+	}
+	p := base.Plan
+	cols := p.Columns()
+	if len(cols) != 1 {
+		return nil, invalid("IN subquery returns %d columns, want 1", len(cols))
+	}
+	col := &ColumnRef{Index: 0, Name: cols[0].Name, Type: cols[0].Type}
+	l, r, err := unify("IN", e, col)
+	if err != nil {
+		if !inAsText(e, []Expr{col}) {
+			return nil, err
+		}
+		l, r = coerce(e, typeString), coerce(col, typeString)
+	}
+	if !arrow.TypeEqual(r.DataType(), cols[0].Type) {
+		p = &Project{Input: p, Exprs: []Expr{r}, Cols: []Column{{Name: cols[0].Name, Type: r.DataType(), Nullable: true}}}
+	}
+	base.Plan = p
+	return &InSubquery{subqueryBase: *base, E: l, Negate: x.Not}, nil
+}
+
+// inAsText reports whether an IN whose operands do not unify compares as
+// text: some operand is a string and every other is a string, a number,
+// a date or a timestamp (Spark's string promotion leaves out binary and
+// boolean).
+func inAsText(e Expr, list []Expr) bool {
+	sawString := false
+	for _, x := range append([]Expr{e}, list...) {
+		t := x.DataType()
+		switch {
+		case t.ID() == arrow.STRING:
+			sawString = true
+		case t.ID() == arrow.NULL, isNumeric(t), isTemporal(t):
+		default:
+			return false
+		}
+	}
+	return sawString
+}
+
+// lenientCommonType is the common type of es' types, skipping those that
+// have none with the rest (NULL when all are untyped NULLs).
+func lenientCommonType(es []Expr) arrow.DataType {
+	var t arrow.DataType = arrow.Null
+	for _, x := range es {
+		if nt, ok := commonType(t, x.DataType()); ok {
+			t = nt
+		}
+	}
+	return t
+}
+
+// isEmptyInListMarker reports the parser's stand-in for the empty list of
+// x IN ().
+func isEmptyInListMarker(n ast.ExprNode) bool {
+	f, ok := n.(*ast.FuncCallExpr)
+	return ok && len(f.Args) == 0 && f.FnName.L == emptyInListMarker
 }
 
 func (b *binder) bindCase(x *ast.CaseExpr, sc *scope) (Expr, error) {

@@ -17,6 +17,10 @@ import (
 // CAST(x AS <Spark type>): __icesql_cast(x, '<Iceberg type name>').
 const castMarker = "__icesql_cast"
 
+// emptyInListMarker is the only item the SQL front end writes for the
+// empty list of x IN () (TiDB needs one): the list is bound as empty.
+const emptyInListMarker = "__icesql_empty_in_list"
+
 // uuidType is Iceberg's uuid in Arrow form (the arrow.uuid extension
 // type, distinct from fixed[16]).
 var uuidType = arrowschema.UUIDType()

@@ -318,7 +318,12 @@ func (in *InList) Eval(ec *exec.EvalContext, b arrow.RecordBatch) (arrow.Array, 
 }
 
 // inValues applies IN semantics to one probe value and candidate values.
+// Nothing is in an empty set, not even NULL: x IN () is false and
+// x NOT IN () true for every x (the standard's quantified comparison).
 func inValues(x any, list []any, negate bool) any {
+	if len(list) == 0 {
+		return negate
+	}
 	if x == nil {
 		return nil
 	}

@@ -67,6 +67,10 @@ const (
 	NullsLastMarker  = "__icesql_nulls_last"
 )
 
+// EmptyInListMarker is the only item of x IN (), a list TiDB cannot parse
+// (SQLite's empty set): the planner binds the list as empty.
+const EmptyInListMarker = "__icesql_empty_in_list"
+
 // fromListEnd are words that end a FROM list at their level.
 var fromListEnd = map[string]bool{
 	"WHERE": true, "GROUP": true, "HAVING": true, "ORDER": true, "LIMIT": true,
@@ -133,6 +137,12 @@ func (c *parseCtx) rewriteRefs(from, to int, m *mappedText, rw *rewrite) error {
 			m.copy(c.src, copied, t.pos)
 			m.synth("`"+strings.ToLower(t.val)+"`", t.pos)
 			copied = t.end
+			continue
+		case t.isKw("IN") && i+2 < to && toks[i+1].isOp("(") && toks[i+2].isOp(")"):
+			// x IN (): TiDB wants an item; the planner reads the marker as none
+			m.copy(c.src, copied, toks[i+2].pos)
+			m.synth(EmptyInListMarker+"()", toks[i+2].pos)
+			copied = toks[i+2].pos
 			continue
 		case t.isOp("("):
 			stack = append(stack, frame{})
