@@ -2,6 +2,7 @@ package sqlexec
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/icesql/icesql/iceberg"
 	"github.com/icesql/icesql/sqlexec/parser"
@@ -74,4 +75,63 @@ func checkIdentifierField(schema *iceberg.Schema, name string, f iceberg.NestedF
 		}
 	}
 	return nil
+}
+
+// primaryKeySchema is the schema of CREATE TABLE's columns with its
+// PRIMARY KEY as identifier fields, as Flink maps PRIMARY KEY ... NOT
+// ENFORCED: the key columns become required (a key column cannot be
+// NULL), then must pass the identifier-field rules. The key is not
+// enforced: nothing checks that rows are unique.
+func primaryKeySchema(fields []iceberg.NestedField, key []string) (*iceberg.Schema, error) {
+	fields = slices.Clone(fields)
+	for _, k := range key {
+		if !requirePath(fields, strings.Split(k, ".")) {
+			return nil, invalidf("PRIMARY KEY column %q does not exist", k)
+		}
+	}
+	schema, err := freshSchema(fields)
+	if err != nil {
+		return nil, err
+	}
+	var ids []int
+	for _, k := range key {
+		name, err := resolveColumnName(schema, k)
+		if err != nil {
+			return nil, err
+		}
+		f, _ := schema.FindFieldByName(name)
+		if slices.Contains(ids, f.ID) {
+			return nil, invalidf("PRIMARY KEY names column %q twice", k)
+		}
+		if err := checkIdentifierField(schema, name, f); err != nil {
+			return nil, err
+		}
+		ids = append(ids, f.ID)
+	}
+	return iceberg.NewSchema(schema.ID, schema.Fields(), ids...)
+}
+
+// requirePath marks the field at path (names compared case-insensitively,
+// through structs) required, copying the structs it changes.
+func requirePath(fields []iceberg.NestedField, path []string) bool {
+	for i, f := range fields {
+		if !strings.EqualFold(f.Name, path[0]) {
+			continue
+		}
+		if len(path) == 1 {
+			fields[i].Required = true
+			return true
+		}
+		st, ok := f.Type.(*iceberg.StructType)
+		if !ok {
+			return false
+		}
+		inner := slices.Clone(st.FieldList)
+		if !requirePath(inner, path[1:]) {
+			return false
+		}
+		fields[i].Type = &iceberg.StructType{FieldList: inner}
+		return true
+	}
+	return false
 }

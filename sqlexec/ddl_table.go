@@ -90,9 +90,17 @@ func (s *Session) createTable(ctx context.Context, st *parser.CreateTableStmt) (
 			fields = append(fields, iceberg.NestedField{Name: c.Name, Type: c.Type, Required: c.NotNull, Doc: c.Comment})
 		}
 	}
+	if len(st.Unique) > 0 {
+		return Result{}, noIcebergFeature("unique constraints", "UNIQUE "+strings.Join(st.Unique, ", "))
+	}
 	schema, err := freshSchema(fields)
 	if err != nil {
 		return Result{}, err
+	}
+	if len(st.PrimaryKey) > 0 {
+		if schema, err = primaryKeySchema(fields, st.PrimaryKey); err != nil {
+			return Result{}, err
+		}
 	}
 	spec, err := buildSpec(schema, st.PartitionBy)
 	if err != nil {

@@ -8,6 +8,10 @@ import (
 var (
 	// ErrNotSupported: SQL the session understands but cannot run yet.
 	ErrNotSupported = errors.New("sqlexec: not supported yet")
+	// ErrNoIcebergFeature: SQL for a feature Iceberg tables do not have
+	// (indexes, triggers, unique constraints, REPLACE INTO); refused by
+	// design, not a gap to be filled.
+	ErrNoIcebergFeature = errors.New("sqlexec: not supported")
 	// ErrReadOnly: a write through an engine opened read-only.
 	ErrReadOnly = errors.New("sqlexec: engine is read-only")
 	// ErrParams: the arguments do not match the statement's placeholders.
@@ -64,6 +68,12 @@ func (e *StatementError) Unwrap() error { return e.Err }
 
 func notSupported(format string, args ...any) error {
 	return fmt.Errorf("%w: "+format, append([]any{ErrNotSupported}, args...)...)
+}
+
+// noIcebergFeature refuses SQL for a feature Iceberg has no equivalent of:
+// "sqlexec: not supported: Iceberg has no indexes (CREATE INDEX)".
+func noIcebergFeature(feature, what string) error {
+	return fmt.Errorf("%w: Iceberg has no %s (%s)", ErrNoIcebergFeature, feature, what)
 }
 
 func invalidf(format string, args ...any) error {

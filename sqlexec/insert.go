@@ -57,7 +57,7 @@ func (s *Session) insert(ctx context.Context, w *parser.TiDBStmt, ins *ast.Inser
 	}
 	switch {
 	case ins.IsReplace:
-		return Result{}, notSupported("REPLACE INTO")
+		return Result{}, noIcebergFeature("enforced keys to replace rows by", "REPLACE INTO; use MERGE INTO")
 	case len(ins.OnDuplicate) > 0:
 		return Result{}, notSupported("ON DUPLICATE KEY UPDATE")
 	case ins.Setlist:

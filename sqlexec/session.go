@@ -179,6 +179,9 @@ func (s *Session) execOne(ctx context.Context, st parser.Statement) (Result, err
 			return s.loadData(ctx, w, n)
 		}
 	}
+	if x, ok := st.(*parser.NoIcebergFeatureStmt); ok {
+		return Result{}, noIcebergFeature(x.Feature, x.Verb)
+	}
 	if isWrite(st) {
 		return s.runWrite(ctx, st)
 	}
@@ -243,6 +246,8 @@ func (s *Session) queryOne(ctx context.Context, st parser.Statement) (*Rows, err
 		return s.setProperty(x)
 	case *parser.ResetPropertyStmt:
 		return s.resetProperty(x)
+	case *parser.NoIcebergFeatureStmt:
+		return nil, noIcebergFeature(x.Feature, x.Verb)
 	case *parser.UseStmt:
 		ok, err := s.engine.catalog.NamespaceExists(ctx, x.Namespace)
 		if err != nil {

@@ -69,6 +69,15 @@ func (s *Session) describe(ctx context.Context, st *parser.DescribeStmt) (*Rows,
 			rows = append(rows, []any{"Part " + itoa(i), partitionTermSQL(schema, f), nil})
 		}
 	}
+	if len(schema.IdentifierFieldIDs) > 0 {
+		// the table's key (PRIMARY KEY or SET IDENTIFIER FIELDS), not enforced
+		rows = append(rows, []any{"", "", nil}, []any{"# Identifier Fields", "", nil})
+		for _, id := range schema.IdentifierFieldIDs {
+			name, _ := schema.FindColumnName(id)
+			f, _ := schema.FindFieldByID(id)
+			rows = append(rows, []any{name, sparkType(f.Type), nil})
+		}
+	}
 	if st.Extended {
 		meta := t.Metadata()
 		rows = append(rows, []any{"", "", nil}, []any{"# Metadata Columns", "", nil},
@@ -161,6 +170,14 @@ func (s *Session) showCreateTable(ctx context.Context, st *parser.ShowCreateTabl
 		}
 		c := parser.ColumnDef{Name: f.Name, Type: f.Type, NotNull: f.Required, Comment: f.Doc}
 		b.WriteString("  " + c.String())
+	}
+	if ids := schema.IdentifierFieldIDs; len(ids) > 0 {
+		names := make([]string, len(ids))
+		for i, id := range ids {
+			name, _ := schema.FindColumnName(id)
+			names[i] = parser.QuoteName(strings.Split(name, "."))
+		}
+		b.WriteString(",\n  PRIMARY KEY (" + strings.Join(names, ", ") + ") NOT ENFORCED")
 	}
 	b.WriteString(")\nUSING iceberg\n")
 	if spec := t.Spec(); !spec.IsUnpartitioned() {

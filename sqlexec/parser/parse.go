@@ -42,6 +42,9 @@ func ParseWith(sql string, opts Options) ([]Statement, error) {
 		if !t.isOp(";") && t.kind != tkEOF {
 			continue
 		}
+		if t.kind != tkEOF && c.triggerBodyOpen(start, i) {
+			continue
+		}
 		if i > start {
 			st, err := c.statement(start, i)
 			if err != nil {
@@ -112,6 +115,9 @@ func (c *parseCtx) extension(from, to int) func(*cursor) (Statement, error) {
 	}
 	isNS := func(w string) bool { return w == "NAMESPACE" || w == "DATABASE" || w == "SCHEMA" }
 	if ext := viewExtension(kw); ext != nil {
+		return ext
+	}
+	if ext := noIcebergFeature(kw); ext != nil {
 		return ext
 	}
 	switch kw(0) {

@@ -20,6 +20,9 @@ func parseCreateTable(p *cursor) (Statement, error) {
 	}
 	if p.acceptOp("(") {
 		err := p.commaList(func() error {
+			if done, err := p.tableConstraint(s); done || err != nil {
+				return err
+			}
 			c, err := p.columnDef(false)
 			s.Columns = append(s.Columns, c)
 			return err
@@ -28,6 +31,9 @@ func parseCreateTable(p *cursor) (Statement, error) {
 			return nil, err
 		}
 		if err := p.expectOp(")"); err != nil {
+			return nil, err
+		}
+		if err := s.collectPrimaryKey(p); err != nil {
 			return nil, err
 		}
 	}
@@ -94,6 +100,12 @@ func (p *cursor) columnDef(alter bool) (ColumnDef, error) {
 		case p.acceptKw("NOT", "NULL"):
 			c.NotNull = true
 		case p.acceptKw("NULL"):
+		case !alter && p.acceptKw("PRIMARY", "KEY"):
+			c.PrimaryKey = true
+			p.oneOf("ASC", "DESC")
+			p.acceptKw("NOT", "ENFORCED")
+		case !alter && p.acceptKw("UNIQUE"):
+			c.Unique = true
 		case p.acceptKw("COMMENT"):
 			if c.Comment, err = p.str("a comment"); err != nil {
 				return c, err
@@ -216,4 +228,68 @@ func parseDescribe(p *cursor) (Statement, error) {
 		return nil, err
 	}
 	return s, nil
+}
+
+// tableConstraint reads a table constraint of a CREATE TABLE column list,
+// [CONSTRAINT name] PRIMARY KEY (cols) [NOT ENFORCED] or UNIQUE (cols),
+// reporting whether there was one.
+func (p *cursor) tableConstraint(s *CreateTableStmt) (bool, error) {
+	named := p.isKw("CONSTRAINT") && p.peekAt(1).isName()
+	k := 0
+	if named {
+		k = 2
+	}
+	isAt := func(kws ...string) bool {
+		for j, kw := range kws {
+			t := p.peekAt(k + j)
+			if t.kind != tkIdent || !strings.EqualFold(t.val, kw) {
+				return false
+			}
+		}
+		return p.peekAt(k + len(kws)).isOp("(")
+	}
+	switch {
+	case isAt("PRIMARY", "KEY"):
+		p.i += k + 2
+		if s.PrimaryKey != nil {
+			return true, p.errorf("PRIMARY KEY given twice")
+		}
+		cols, err := p.paths(true)
+		if err != nil {
+			return true, err
+		}
+		s.PrimaryKey = cols
+		p.acceptKw("NOT", "ENFORCED")
+		return true, nil
+	case isAt("UNIQUE"):
+		p.i += k + 1
+		cols, err := p.paths(true)
+		s.Unique = append(s.Unique, cols...)
+		return true, err
+	}
+	return false, nil
+}
+
+// collectPrimaryKey folds the columns marked PRIMARY KEY into s.PrimaryKey
+// and UNIQUE ones into s.Unique; a table has one primary key, given
+// either way.
+func (s *CreateTableStmt) collectPrimaryKey(p *cursor) error {
+	var marked []string
+	for _, c := range s.Columns {
+		if c.PrimaryKey {
+			marked = append(marked, c.Name)
+		}
+		if c.Unique {
+			s.Unique = append(s.Unique, c.Name)
+		}
+	}
+	switch {
+	case len(marked) > 1:
+		return p.errorf("more than one column is marked PRIMARY KEY; list a composite key as PRIMARY KEY (a, b)")
+	case len(marked) == 1 && s.PrimaryKey != nil:
+		return p.errorf("PRIMARY KEY given twice")
+	case len(marked) == 1:
+		s.PrimaryKey = marked
+	}
+	return nil
 }

@@ -16,6 +16,10 @@ type ColumnDef struct {
 	// First and After place an added column (ALTER TABLE only).
 	First bool
 	After string
+	// PrimaryKey and Unique are the column constraints of CREATE TABLE;
+	// CreateTableStmt gathers them.
+	PrimaryKey bool
+	Unique     bool
 }
 
 func (c ColumnDef) String() string {
@@ -78,7 +82,13 @@ type CreateTableStmt struct {
 	IfNotExists bool
 	Table       *TableRef
 	Columns     []ColumnDef // may be empty with AsSelect
-	Using       string      // provider as written, "" when absent
+	// PrimaryKey names the key columns (column or table form), nil when
+	// none: they become the table's identifier fields.
+	PrimaryKey []string
+	// Unique names the columns of UNIQUE constraints (refused: Iceberg
+	// has no unique constraints).
+	Unique      []string
+	Using       string // provider as written, "" when absent
 	PartitionBy []PartitionTerm
 	Location    string
 	Comment     string
@@ -99,6 +109,12 @@ func (s *CreateTableStmt) String() string {
 				b.WriteString(", ")
 			}
 			b.WriteString(c.String())
+		}
+		if len(s.PrimaryKey) > 0 {
+			b.WriteString(", PRIMARY KEY (" + joinPaths(s.PrimaryKey) + ") NOT ENFORCED")
+		}
+		if len(s.Unique) > 0 {
+			b.WriteString(", UNIQUE (" + joinPaths(s.Unique) + ")")
 		}
 		b.WriteString(")")
 	}
