@@ -3,6 +3,7 @@ package driver
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -186,10 +187,30 @@ func jsonValue(a arrow.Array, i int) (any, error) {
 		return time.Unix(int64(x.Value(i))*86400, 0).UTC().Format("2006-01-02"), nil
 	}
 	v, err := goValue(a, i)
-	if t, ok := v.(time.Time); ok {
-		return t.Format(time.RFC3339Nano), err
+	switch x := v.(type) {
+	case time.Time:
+		return x.Format(time.RFC3339Nano), err
+	case float64:
+		return jsonFloat(x), err
+	case float32:
+		return jsonFloat(float64(x)), err
 	}
 	return v, err
+}
+
+// jsonFloat is a float for JSON, which has no NaN or infinities: those
+// become the strings "NaN", "Infinity" and "-Infinity", as Spark's
+// to_json writes them.
+func jsonFloat(f float64) any {
+	switch {
+	case math.IsNaN(f):
+		return "NaN"
+	case math.IsInf(f, 1):
+		return "Infinity"
+	case math.IsInf(f, -1):
+		return "-Infinity"
+	}
+	return f
 }
 
 // orderedObject is a JSON object written in its members' order: struct
