@@ -42,7 +42,7 @@ func NewConnector(cfg *Config) (driver.Connector, error) {
 // the engine is.
 func NewEngineConnector(e *sqlexec.Engine) driver.Connector {
 	cfg := e.Config()
-	c := &connector{engine: e, cfg: Config{Warehouse: cfg.Warehouse, CatalogFile: cfg.CatalogFile, Catalog: cfg.CatalogName, Namespace: cfg.Namespace}}
+	c := &connector{engine: e, cfg: Config{Warehouse: cfg.Warehouse, CatalogFile: cfg.CatalogFile, CatalogURI: cfg.CatalogURI, Catalog: cfg.CatalogName, Namespace: cfg.Namespace}}
 	if cfg.ReadOnly {
 		c.cfg.Mode = ModeReadOnly
 	}
@@ -80,6 +80,7 @@ func (c *connector) open(ctx context.Context) (*sqlexec.Engine, error) {
 	e, err := sqlexec.Open(ctx, sqlexec.Config{
 		Warehouse:              c.cfg.Warehouse,
 		CatalogFile:            c.cfg.CatalogFile,
+		CatalogURI:             c.cfg.CatalogURI,
 		CatalogName:            c.cfg.Catalog,
 		Namespace:              c.cfg.Namespace,
 		ReadOnly:               c.cfg.Mode == ModeReadOnly,

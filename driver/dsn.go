@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/icesql/icesql/catalog/open"
 	"github.com/icesql/icesql/iceberg"
 )
 
@@ -28,12 +29,18 @@ const (
 //	./lake
 //	/data/lake?namespace=sales&mode=ro
 //	file:///data/lake?catalog_file=/data/catalog.db&catalog=prod
+//	/data/lake?catalog_uri=/data/catalog.db
 type Config struct {
 	// Warehouse is the directory that holds table data and, by default,
 	// the catalog file. Table locations are <Warehouse>/<namespace>.db/<table>.
 	Warehouse string
-	// CatalogFile is the SQLite catalog; default <Warehouse>/catalog.db.
+	// CatalogFile is the SQLite catalog; default <Warehouse>/catalog.db
+	// unless CatalogURI names another catalog. DSN: catalog_file=, or
+	// catalog_uri= with a SQLite file path.
 	CatalogFile string
+	// CatalogURI names a catalog that is not a SQLite file (catalog/open
+	// lists the forms); "" for SQLite. DSN: catalog_uri=.
+	CatalogURI string
 	// Catalog is the catalog_name written in the catalog tables; default "default".
 	Catalog string
 	// Namespace resolves one-part table names; default "default".
@@ -61,7 +68,7 @@ const (
 	catalogFileName  = "catalog.db"
 )
 
-var dsnKeys = map[string]bool{"catalog_file": true, "catalog": true, "namespace": true, "mode": true,
+var dsnKeys = map[string]bool{"catalog_file": true, "catalog_uri": true, "catalog": true, "namespace": true, "mode": true,
 	"memory_limit": true, "spill_dir": true, "allow_external_locations": true}
 
 // ParseDSN parses a DSN into a Config with every default filled in.
@@ -97,7 +104,7 @@ func ParseDSN(dsn string) (*Config, error) {
 	}
 	for k, vs := range values {
 		if !dsnKeys[k] {
-			return nil, &DSNError{DSN: dsn, Msg: fmt.Sprintf("unknown option %q (known: catalog_file, catalog, namespace, mode, memory_limit, spill_dir, allow_external_locations)", k)}
+			return nil, &DSNError{DSN: dsn, Msg: fmt.Sprintf("unknown option %q (known: catalog_uri, catalog_file, catalog, namespace, mode, memory_limit, spill_dir, allow_external_locations)", k)}
 		}
 		if len(vs) != 1 {
 			return nil, &DSNError{DSN: dsn, Msg: fmt.Sprintf("option %q given %d times", k, len(vs))}
@@ -108,7 +115,20 @@ func ParseDSN(dsn string) (*Config, error) {
 		}
 		switch k {
 		case "catalog_file":
+			if values.Has("catalog_uri") {
+				return nil, &DSNError{DSN: dsn, Msg: "give catalog_uri or catalog_file, not both"}
+			}
 			cfg.CatalogFile = v
+		case "catalog_uri":
+			kind, path, err := open.Classify(v)
+			if err != nil {
+				return nil, &DSNError{DSN: dsn, Msg: "catalog_uri", Err: err}
+			}
+			if kind == open.KindSQLite {
+				cfg.CatalogFile = path
+			} else {
+				cfg.CatalogURI = v
+			}
 		case "catalog":
 			cfg.Catalog = v
 		case "namespace":
@@ -149,7 +169,12 @@ func (c *Config) normalize() {
 	if c.CatalogFile != "" {
 		c.CatalogFile = filepath.Clean(c.CatalogFile)
 	}
-	if c.CatalogFile == "" {
+	if c.CatalogURI != "" {
+		if kind, path, err := open.Classify(c.CatalogURI); err == nil && kind == open.KindSQLite {
+			c.CatalogFile, c.CatalogURI = filepath.Clean(path), ""
+		}
+	}
+	if c.CatalogFile == "" && c.CatalogURI == "" {
 		c.CatalogFile = filepath.Join(c.Warehouse, catalogFileName)
 	}
 	if c.Catalog == "" {
@@ -169,7 +194,9 @@ func (c *Config) FormatDSN() string {
 	n := *c
 	n.normalize()
 	q := url.Values{}
-	if n.CatalogFile != filepath.Join(n.Warehouse, catalogFileName) {
+	if n.CatalogURI != "" {
+		q.Set("catalog_uri", n.CatalogURI)
+	} else if n.CatalogFile != filepath.Join(n.Warehouse, catalogFileName) {
 		q.Set("catalog_file", n.CatalogFile)
 	}
 	if n.Catalog != defaultCatalog {

@@ -20,6 +20,8 @@ func TestParseDSN(t *testing.T) {
 		{"/w?memory_limit=256MiB&spill_dir=/tmp/spill/", Config{Warehouse: "/w", CatalogFile: "/w/catalog.db", Catalog: "default", Namespace: "default", Mode: ModeReadWrite, MemoryLimit: 256 << 20, SpillDir: "/tmp/spill"}},
 		{"/w?allow_external_locations=true", Config{Warehouse: "/w", CatalogFile: "/w/catalog.db", Catalog: "default", Namespace: "default", Mode: ModeReadWrite, AllowExternalLocations: true}},
 		{"/w?allow_external_locations=false", Config{Warehouse: "/w", CatalogFile: "/w/catalog.db", Catalog: "default", Namespace: "default", Mode: ModeReadWrite}},
+		{"/w?catalog_uri=/c/cat.db", Config{Warehouse: "/w", CatalogFile: "/c/cat.db", Catalog: "default", Namespace: "default", Mode: ModeReadWrite}},
+		{"/w?catalog_uri=sqlite:/c/cat.db", Config{Warehouse: "/w", CatalogFile: "/c/cat.db", Catalog: "default", Namespace: "default", Mode: ModeReadWrite}},
 		{"/w?memory_limit=1000", Config{Warehouse: "/w", CatalogFile: "/w/catalog.db", Catalog: "default", Namespace: "default", Mode: ModeReadWrite, MemoryLimit: 1000}},
 	}
 	for _, tt := range tests {
@@ -46,6 +48,7 @@ func TestParseDSNErrors(t *testing.T) {
 	for _, dsn := range []string{
 		"", "  ", "s3://bucket/lake", "file://remote/x", "./lake?mode=rx", "./lake?nope=1",
 		"./lake?namespace=", "./lake?mode=ro&mode=rw", "./lake?%zz", "?mode=ro",
+		"./lake?catalog_uri=ftp://h/x", "./lake?catalog_uri=/a.db&catalog_file=/b.db", "./lake?catalog_uri=sqlite:",
 		"./lake?memory_limit=lots", "./lake?memory_limit=-5", "./lake?memory_limit=99999999999TiB",
 		"./lake?allow_external_locations=yes please",
 	} {

@@ -330,7 +330,7 @@ func callRegisterTable(ctx context.Context, s *Session, a callArgs) (maintenance
 	if err != nil {
 		return nil, err
 	}
-	if err := s.engine.catalog.RegisterTable(ctx, toSQLiteIdent(id), loc); err != nil {
+	if err := s.engine.catalog.RegisterTable(ctx, id, loc); err != nil {
 		return nil, err
 	}
 	var r registerResult

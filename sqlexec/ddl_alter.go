@@ -98,7 +98,7 @@ func (s *Session) renameTable(ctx context.Context, from, to *parser.TableRef) er
 	if err := checkNewIdent(dst); err != nil {
 		return err
 	}
-	return s.engine.catalog.RenameTable(ctx, toSQLiteIdent(src), toSQLiteIdent(dst))
+	return s.engine.catalog.RenameTable(ctx, src, dst)
 }
 
 // schemaUpdates evolves the current schema for a column action; nil

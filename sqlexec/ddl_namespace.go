@@ -6,7 +6,7 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/icesql/icesql/catalog/sqlite"
+	"github.com/icesql/icesql/catalog"
 	"github.com/icesql/icesql/iceberg"
 	"github.com/icesql/icesql/sqlexec/parser"
 )
@@ -76,7 +76,7 @@ func (s *Session) showTables(ctx context.Context, st *parser.ShowTablesStmt) (*R
 // current namespace, and the session's temporary views, whose names
 // match like, with Spark's columns: namespace, nameColumn, isTemporary.
 func (s *Session) showObjects(ctx context.Context, ns []string, like string,
-	list func(context.Context, []string) ([]sqlite.Identifier, error), nameColumn string) (*Rows, error) {
+	list func(context.Context, []string) ([]catalog.Identifier, error), nameColumn string) (*Rows, error) {
 	if ns == nil {
 		ns = s.namespace
 	}

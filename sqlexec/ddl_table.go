@@ -39,7 +39,7 @@ func (s *Session) loadTable(ctx context.Context, ref *parser.TableRef) (*table.T
 // that is a view into one that says so (still matching err), since a
 // statement that needs a table cannot use a view.
 func (s *Session) viewInstead(ctx context.Context, id table.Identifier, err error) error {
-	if isView, verr := s.engine.catalog.ViewExists(ctx, toSQLiteIdent(id)); verr != nil || !isView {
+	if isView, verr := s.engine.catalog.ViewExists(ctx, id); verr != nil || !isView {
 		return err
 	}
 	return fmt.Errorf("%w: %s is a view, not a table: views are read with SELECT (%w)", ErrInvalidStatement, id, err)
@@ -63,7 +63,7 @@ func (s *Session) createTable(ctx context.Context, st *parser.CreateTableStmt) (
 		return Result{}, err
 	}
 	if st.IfNotExists {
-		exists, err := s.engine.catalog.TableExists(ctx, toSQLiteIdent(id))
+		exists, err := s.engine.catalog.TableExists(ctx, id)
 		if err != nil {
 			return Result{}, err
 		}
@@ -145,7 +145,7 @@ func (s *Session) createTable(ctx context.Context, st *parser.CreateTableStmt) (
 	n, err := s.appendQuery(ctx, t, query, nil)
 	if err != nil {
 		// CTAS is one statement: undo the empty table.
-		if _, derr := s.engine.catalog.DropTable(context.WithoutCancel(ctx), toSQLiteIdent(id)); derr == nil {
+		if _, derr := s.engine.catalog.DropTable(context.WithoutCancel(ctx), id); derr == nil {
 			s.purgeFiles(context.WithoutCancel(ctx), t)
 			created.remove()
 		}
@@ -248,7 +248,7 @@ func (s *Session) dropTable(ctx context.Context, st *parser.DropTableStmt) error
 			return err
 		}
 	}
-	if _, err := s.engine.catalog.DropTable(ctx, toSQLiteIdent(id)); err != nil {
+	if _, err := s.engine.catalog.DropTable(ctx, id); err != nil {
 		if st.IfExists && errors.Is(err, iceberg.ErrNoSuchTable) {
 			return nil
 		}

@@ -44,7 +44,7 @@ func (s *Session) createView(ctx context.Context, st *parser.CreateViewStmt) err
 	if len(mc.markers) > 0 {
 		return invalidf("view %s: a stored query cannot have ? placeholders", id)
 	}
-	if exists, err := s.engine.catalog.TableExists(ctx, toSQLiteIdent(id)); err != nil {
+	if exists, err := s.engine.catalog.TableExists(ctx, id); err != nil {
 		return err
 	} else if exists {
 		return fmt.Errorf("%w: cannot create view %s: a table of that name exists", iceberg.ErrTableAlreadyExists, id)
@@ -145,9 +145,9 @@ func (s *Session) dropView(ctx context.Context, st *parser.DropViewStmt) error {
 	if err != nil {
 		return err
 	}
-	rec, err := s.engine.catalog.DropView(ctx, toSQLiteIdent(id))
+	rec, err := s.engine.catalog.DropView(ctx, id)
 	if errors.Is(err, iceberg.ErrNoSuchView) {
-		if exists, terr := s.engine.catalog.TableExists(ctx, toSQLiteIdent(id)); terr == nil && exists {
+		if exists, terr := s.engine.catalog.TableExists(ctx, id); terr == nil && exists {
 			return invalidf("%s is a table, not a view: use DROP TABLE", id)
 		}
 		if st.IfExists {
@@ -167,7 +167,7 @@ func (s *Session) dropView(ctx context.Context, st *parser.DropViewStmt) error {
 func (s *Session) dropTableOrView(ctx context.Context, st *parser.DropTableStmt) error {
 	if st.Table.MetadataTable == "" && st.Table.Branch == "" && st.Table.Tag == "" {
 		if id, err := s.ident(st.Table); err == nil {
-			if isView, err := s.engine.catalog.ViewExists(ctx, toSQLiteIdent(id)); err == nil && isView {
+			if isView, err := s.engine.catalog.ViewExists(ctx, id); err == nil && isView {
 				return invalidf("%s is a view, not a table: use DROP VIEW", id)
 			}
 		}
@@ -196,7 +196,7 @@ func (s *Session) alterView(ctx context.Context, st *parser.AlterViewStmt) error
 		if err := checkNewIdent(to); err != nil {
 			return err
 		}
-		return s.engine.catalog.RenameView(ctx, toSQLiteIdent(id), toSQLiteIdent(to))
+		return s.engine.catalog.RenameView(ctx, id, to)
 	}
 	old, err := s.engine.loadView(ctx, id)
 	if err != nil {

@@ -17,7 +17,7 @@ func TestViewMetadataCache(t *testing.T) {
 	mustExec(t, s, "CREATE TABLE t (id INT)")
 	mustExec(t, s, "CREATE VIEW v AS SELECT id FROM t")
 	mustExec(t, s, "SELECT * FROM v")
-	first, err := s.engine.catalog.LoadView(ctx, toSQLiteIdent(viewTestIdent("default", "v")))
+	first, err := s.engine.catalog.LoadView(ctx, viewTestIdent("default", "v"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -31,7 +31,7 @@ func TestViewMetadataCache(t *testing.T) {
 	}
 	mustExec(t, s, "CREATE OR REPLACE VIEW v AS SELECT id + 1 AS id FROM t")
 	mustExec(t, s, "SELECT * FROM v")
-	second, err := s.engine.catalog.LoadView(ctx, toSQLiteIdent(viewTestIdent("default", "v")))
+	second, err := s.engine.catalog.LoadView(ctx, viewTestIdent("default", "v"))
 	if err != nil {
 		t.Fatal(err)
 	}

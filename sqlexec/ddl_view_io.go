@@ -8,7 +8,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/icesql/icesql/catalog/sqlite"
+	"github.com/icesql/icesql/catalog"
 	"github.com/icesql/icesql/iceberg"
 	"github.com/icesql/icesql/iceberg/table"
 )
@@ -26,7 +26,7 @@ type loadedView struct {
 
 // loadView reads the view id names (iceberg.ErrNoSuchView if none).
 func (e *Engine) loadView(ctx context.Context, id table.Identifier) (*loadedView, error) {
-	rec, err := e.catalog.LoadView(ctx, toSQLiteIdent(id))
+	rec, err := e.catalog.LoadView(ctx, id)
 	if err != nil {
 		return nil, err
 	}
@@ -155,11 +155,10 @@ func (e *Engine) commitView(ctx context.Context, id table.Identifier, old *loade
 	if err != nil {
 		return err
 	}
-	sid := toSQLiteIdent(id)
 	if old == nil {
-		err = e.catalog.CreateView(ctx, sid, loc)
+		err = e.catalog.CreateView(ctx, id, loc)
 	} else {
-		err = e.catalog.CommitView(ctx, sid, old.location, loc)
+		err = e.catalog.CommitView(ctx, id, old.location, loc)
 	}
 	if err != nil && !errors.Is(err, iceberg.ErrCommitStateUnknown) {
 		_ = e.env.IO.Remove(context.WithoutCancel(ctx), loc)
@@ -170,7 +169,7 @@ func (e *Engine) commitView(ctx context.Context, id table.Identifier, old *loade
 // requireViews refuses view statements on a catalog without view support.
 func (e *Engine) requireViews() error {
 	if !e.catalog.SupportsViews() {
-		return fmt.Errorf("%w: %w", ErrNotSupported, sqlite.ErrViewsUnsupported)
+		return fmt.Errorf("%w: %w", ErrNotSupported, catalog.ErrViewsUnsupported)
 	}
 	return nil
 }

@@ -107,7 +107,7 @@ func TestViewMetadataFiles(t *testing.T) {
 			t.Fatalf("file name %s", f)
 		}
 	}
-	rec, err := s.engine.catalog.LoadView(ctx, toSQLiteIdent(viewTestIdent("default", "v")))
+	rec, err := s.engine.catalog.LoadView(ctx, viewTestIdent("default", "v"))
 	if err != nil {
 		t.Fatal(err)
 	}

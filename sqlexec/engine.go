@@ -19,7 +19,8 @@ import (
 	"path/filepath"
 	"sync"
 
-	"github.com/icesql/icesql/catalog/sqlite"
+	"github.com/icesql/icesql/catalog"
+	"github.com/icesql/icesql/catalog/open"
 	"github.com/icesql/icesql/iceberg"
 	"github.com/icesql/icesql/iceberg/fileio"
 	"github.com/icesql/icesql/iceberg/table"
@@ -30,7 +31,11 @@ type Config struct {
 	// Warehouse is the directory holding table data; table locations are
 	// <Warehouse>/<namespace>.db/<table>.
 	Warehouse string
-	// CatalogFile is the SQLite catalog; default <Warehouse>/catalog.db.
+	// CatalogURI names the catalog (catalog/open: a SQLite file path, ...);
+	// default CatalogFile.
+	CatalogURI string
+	// CatalogFile is the SQLite catalog when CatalogURI is empty; default
+	// <Warehouse>/catalog.db.
 	CatalogFile string
 	// CatalogName is the catalog_name of the catalog rows; default "default".
 	CatalogName string
@@ -56,7 +61,7 @@ type Config struct {
 // safe for concurrent use.
 type Engine struct {
 	cfg     Config
-	catalog *sqlite.Catalog
+	catalog catalog.Catalog
 	env     *table.Env
 	// warehouseURI is the absolute file:// URI of the warehouse directory.
 	warehouseURI string
@@ -81,8 +86,15 @@ func Open(ctx context.Context, cfg Config) (*Engine, error) {
 	if cfg.Warehouse == "" {
 		return nil, fmt.Errorf("%w: empty warehouse directory", ErrInvalidStatement)
 	}
-	if cfg.CatalogFile == "" {
-		cfg.CatalogFile = filepath.Join(cfg.Warehouse, "catalog.db")
+	if cfg.CatalogURI == "" {
+		if cfg.CatalogFile == "" {
+			cfg.CatalogFile = filepath.Join(cfg.Warehouse, "catalog.db")
+		}
+		cfg.CatalogURI = cfg.CatalogFile
+	}
+	kind, catalogPath, err := open.Classify(cfg.CatalogURI)
+	if err != nil {
+		return nil, err
 	}
 	if cfg.Namespace == "" {
 		cfg.Namespace = "default"
@@ -91,29 +103,31 @@ func Open(ctx context.Context, cfg Config) (*Engine, error) {
 		if err := os.MkdirAll(cfg.Warehouse, 0o755); err != nil {
 			return nil, fmt.Errorf("sqlexec: create warehouse: %w", err)
 		}
-		if err := os.MkdirAll(filepath.Dir(cfg.CatalogFile), 0o755); err != nil {
-			return nil, fmt.Errorf("sqlexec: create catalog directory: %w", err)
+		if kind == open.KindSQLite {
+			if err := os.MkdirAll(filepath.Dir(catalogPath), 0o755); err != nil {
+				return nil, fmt.Errorf("sqlexec: create catalog directory: %w", err)
+			}
 		}
 	}
 	uri, err := fileio.LocalURI(cfg.Warehouse)
 	if err != nil {
 		return nil, fmt.Errorf("sqlexec: warehouse: %w", err)
 	}
-	cat, err := sqlite.Open(ctx, cfg.CatalogFile, sqlite.Options{CatalogName: cfg.CatalogName, ReadOnly: cfg.ReadOnly})
+	cat, err := open.Catalog(ctx, cfg.CatalogURI, open.Options{CatalogName: cfg.CatalogName, ReadOnly: cfg.ReadOnly})
 	if err != nil {
 		return nil, err
 	}
 	e := &Engine{cfg: cfg, catalog: cat, warehouseURI: uri, tables: newTableCache(tableCacheSize),
 		manifests: scan.NewManifestCache(0)}
-	e.env = &table.Env{Catalog: cat.TableCatalog(), IO: &fileio.Local{}, Reporter: cfg.Reporter}
+	e.env = &table.Env{Catalog: table.FromCatalog(cat), IO: &fileio.Local{}, Reporter: cfg.Reporter}
 	return e, nil
 }
 
 // Config returns the engine's configuration with defaults filled in.
 func (e *Engine) Config() Config { return e.cfg }
 
-// Catalog is the engine's SQLite catalog.
-func (e *Engine) Catalog() *sqlite.Catalog { return e.catalog }
+// Catalog is the engine's catalog.
+func (e *Engine) Catalog() catalog.Catalog { return e.catalog }
 
 // Env is the table environment (catalog adapter, storage, reporter).
 func (e *Engine) Env() *table.Env { return e.env }
@@ -195,8 +209,4 @@ func checkNewIdent(id table.Identifier) error {
 		return fmt.Errorf("%s: %w", id, err)
 	}
 	return nil
-}
-
-func toSQLiteIdent(id table.Identifier) sqlite.Identifier {
-	return sqlite.Identifier{Namespace: id.Namespace, Name: id.Name}
 }

@@ -63,7 +63,7 @@ func BenchmarkCommitTablesTwo(b *testing.B) {
 	for b.Loop() {
 		i++
 		next := fmt.Sprintf("m%d", i)
-		if err := c.CommitTables(ctx, []TableCommit{{a, prev, next}, {t2, prev, next}}); err != nil {
+		if err := c.CommitTables(ctx, []TableCommit{{Ident: a, Expected: prev, New: next}, {Ident: t2, Expected: prev, New: next}}); err != nil {
 			b.Fatal(err)
 		}
 		prev = next

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/icesql/icesql/catalog"
 	"github.com/icesql/icesql/iceberg"
 	"github.com/mattn/go-sqlite3"
 )
@@ -15,16 +16,12 @@ const swapSQL = "UPDATE iceberg_tables SET metadata_location = ?, previous_metad
 	"WHERE catalog_name = ? AND table_namespace = ? AND table_name = ? AND metadata_location = ?"
 
 // TableCommit is one pointer swap of CommitTables.
-type TableCommit struct {
-	Ident    Identifier
-	Expected string // the metadata location the commit was based on
-	New      string // the metadata location to install
-}
+type TableCommit = catalog.TableCommit
 
 func (c *Catalog) swapStatement() string { return swapSQL + c.onlyTables() }
 
 func validateCommit(tc TableCommit) error {
-	if err := tc.Ident.validate(); err != nil {
+	if err := validateIdent(tc.Ident); err != nil {
 		return err
 	}
 	if tc.Expected == "" || tc.New == "" {
@@ -45,7 +42,7 @@ func validateCommit(tc TableCommit) error {
 func (c *Catalog) CommitTable(ctx context.Context, ident Identifier, expectedLocation, newLocation string) error {
 	const op = "commit table"
 	name := ident.String()
-	if err := validateCommit(TableCommit{ident, expectedLocation, newLocation}); err != nil {
+	if err := validateCommit(TableCommit{Ident: ident, Expected: expectedLocation, New: newLocation}); err != nil {
 		return newError(op, name, err)
 	}
 	if c.readOnly {
@@ -167,7 +164,7 @@ func (c *Catalog) afterSwap(ctx context.Context, op string, ident Identifier) er
 func (c *Catalog) LoadTables(ctx context.Context, idents []Identifier) ([]TableRecord, error) {
 	const op = "load tables"
 	for _, id := range idents {
-		if err := id.validate(); err != nil {
+		if err := validateIdent(id); err != nil {
 			return nil, newError(op, id.String(), err)
 		}
 	}

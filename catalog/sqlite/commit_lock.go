@@ -28,7 +28,7 @@ type TableLock struct {
 func (c *Catalog) LockTables(ctx context.Context, idents []Identifier) (*TableLock, error) {
 	const op = "lock tables"
 	for _, id := range idents {
-		if err := id.validate(); err != nil {
+		if err := validateIdent(id); err != nil {
 			return nil, newError(op, id.String(), err)
 		}
 	}

@@ -24,12 +24,12 @@ func TestCommitTableCAS(t *testing.T) {
 		want          error
 		after         TableRecord
 	}{
-		{"first swap", id, "m1", "m2", nil, TableRecord{"m2", "m1"}},
-		{"stale expected", id, "m1", "m3", iceberg.ErrCommitFailed, TableRecord{"m2", "m1"}},
-		{"second swap", id, "m2", "m3", nil, TableRecord{"m3", "m2"}},
-		{"missing table", ident(t, "db.nope"), "m3", "m4", iceberg.ErrCommitFailed, TableRecord{"m3", "m2"}},
-		{"empty expected", id, "", "m4", ErrInvalidArgument, TableRecord{"m3", "m2"}},
-		{"empty new", id, "m3", "", ErrInvalidArgument, TableRecord{"m3", "m2"}},
+		{"first swap", id, "m1", "m2", nil, TableRecord{MetadataLocation: "m2", PreviousMetadataLocation: "m1"}},
+		{"stale expected", id, "m1", "m3", iceberg.ErrCommitFailed, TableRecord{MetadataLocation: "m2", PreviousMetadataLocation: "m1"}},
+		{"second swap", id, "m2", "m3", nil, TableRecord{MetadataLocation: "m3", PreviousMetadataLocation: "m2"}},
+		{"missing table", ident(t, "db.nope"), "m3", "m4", iceberg.ErrCommitFailed, TableRecord{MetadataLocation: "m3", PreviousMetadataLocation: "m2"}},
+		{"empty expected", id, "", "m4", ErrInvalidArgument, TableRecord{MetadataLocation: "m3", PreviousMetadataLocation: "m2"}},
+		{"empty new", id, "m3", "", ErrInvalidArgument, TableRecord{MetadataLocation: "m3", PreviousMetadataLocation: "m2"}},
 	}
 	for _, s := range steps {
 		t.Run(s.name, func(t *testing.T) {
@@ -77,13 +77,13 @@ func TestCommitTablesAtomic(t *testing.T) {
 		wantTable string
 		a, b      string
 	}{
-		{"both", []TableCommit{{a, "a1", "a2"}, {b, "b1", "b2"}}, nil, "", "a2", "b2"},
-		{"second stale", []TableCommit{{a, "a2", "a3"}, {b, "b1", "b3"}}, iceberg.ErrCommitFailed, "db.b", "a2", "b2"},
-		{"first stale", []TableCommit{{a, "a1", "a3"}, {b, "b2", "b3"}}, iceberg.ErrCommitFailed, "db.a", "a2", "b2"},
-		{"missing table", []TableCommit{{a, "a2", "a3"}, {ident(t, "db.c"), "c1", "c2"}}, iceberg.ErrCommitFailed, "db.c", "a2", "b2"},
-		{"duplicate", []TableCommit{{a, "a2", "a3"}, {a, "a3", "a4"}}, ErrInvalidArgument, "db.a", "a2", "b2"},
+		{"both", []TableCommit{{Ident: a, Expected: "a1", New: "a2"}, {Ident: b, Expected: "b1", New: "b2"}}, nil, "", "a2", "b2"},
+		{"second stale", []TableCommit{{Ident: a, Expected: "a2", New: "a3"}, {Ident: b, Expected: "b1", New: "b3"}}, iceberg.ErrCommitFailed, "db.b", "a2", "b2"},
+		{"first stale", []TableCommit{{Ident: a, Expected: "a1", New: "a3"}, {Ident: b, Expected: "b2", New: "b3"}}, iceberg.ErrCommitFailed, "db.a", "a2", "b2"},
+		{"missing table", []TableCommit{{Ident: a, Expected: "a2", New: "a3"}, {Ident: ident(t, "db.c"), Expected: "c1", New: "c2"}}, iceberg.ErrCommitFailed, "db.c", "a2", "b2"},
+		{"duplicate", []TableCommit{{Ident: a, Expected: "a2", New: "a3"}, {Ident: a, Expected: "a3", New: "a4"}}, ErrInvalidArgument, "db.a", "a2", "b2"},
 		{"empty", nil, nil, "", "a2", "b2"},
-		{"one", []TableCommit{{b, "b2", "b3"}}, nil, "", "a2", "b3"},
+		{"one", []TableCommit{{Ident: b, Expected: "b2", New: "b3"}}, nil, "", "a2", "b3"},
 	}
 	for _, s := range steps {
 		t.Run(s.name, func(t *testing.T) {
@@ -135,7 +135,7 @@ func TestLoadTablesSeesOneSnapshot(t *testing.T) {
 	go func() {
 		for i := 1; i <= versions; i++ {
 			prev, next := fmt.Sprintf("v%d", i-1), fmt.Sprintf("v%d", i)
-			if err := c.CommitTables(ctx, []TableCommit{{a, prev, next}, {b, prev, next}}); err != nil {
+			if err := c.CommitTables(ctx, []TableCommit{{Ident: a, Expected: prev, New: next}, {Ident: b, Expected: prev, New: next}}); err != nil {
 				done <- err
 				return
 			}
@@ -195,10 +195,10 @@ func TestHooks(t *testing.T) {
 		{"before swap fails", func() error { return c.CommitTable(ctx, crashID, "m1", "m2") }, crash, crashID, "m1"},
 		{"after swap fails", func() error { return c.CommitTable(ctx, lostID, "m1", "m2") }, iceberg.ErrCommitStateUnknown, lostID, "m2"},
 		{"multi before fails", func() error {
-			return c.CommitTables(ctx, []TableCommit{{okID, "m1", "m2"}, {crashID, "m1", "m2"}})
+			return c.CommitTables(ctx, []TableCommit{{Ident: okID, Expected: "m1", New: "m2"}, {Ident: crashID, Expected: "m1", New: "m2"}})
 		}, crash, okID, "m1"},
 		{"multi after fails", func() error {
-			return c.CommitTables(ctx, []TableCommit{{okID, "m1", "m2"}, {lostID, "m2", "m3"}})
+			return c.CommitTables(ctx, []TableCommit{{Ident: okID, Expected: "m1", New: "m2"}, {Ident: lostID, Expected: "m2", New: "m3"}})
 		}, iceberg.ErrCommitStateUnknown, okID, "m2"},
 	}
 	for _, tt := range tests {
@@ -225,7 +225,7 @@ func TestCommitWithCancelledContext(t *testing.T) {
 	cancel()
 	for name, commit := range map[string]func() error{
 		"single": func() error { return c.CommitTable(ctx, id, "m1", "m2") },
-		"multi":  func() error { return c.CommitTables(ctx, []TableCommit{{id, "m1", "m2"}}) },
+		"multi":  func() error { return c.CommitTables(ctx, []TableCommit{{Ident: id, Expected: "m1", New: "m2"}}) },
 	} {
 		t.Run(name, func(t *testing.T) {
 			err := commit()
@@ -295,7 +295,7 @@ func TestCommitWhileLockedIsRetryable(t *testing.T) {
 	}
 	for name, commit := range map[string]func() error{
 		"single": func() error { return c.CommitTable(ctx, id, "m1", "m2") },
-		"multi":  func() error { return c.CommitTables(ctx, []TableCommit{{id, "m1", "m2"}}) },
+		"multi":  func() error { return c.CommitTables(ctx, []TableCommit{{Ident: id, Expected: "m1", New: "m2"}}) },
 	} {
 		t.Run(name, func(t *testing.T) {
 			err := commit()

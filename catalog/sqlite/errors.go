@@ -1,19 +1,20 @@
 package sqlite
 
 import (
-	"errors"
 	"fmt"
 
+	"github.com/icesql/icesql/catalog"
 	"github.com/icesql/icesql/iceberg"
 )
 
-// Sentinel errors of this package; test with errors.Is. Errors about tables
+// Sentinel errors of this package (the catalog package's, under the names
+// they have always had here); test with errors.Is. Errors about tables
 // and namespaces wrap the root sentinels of package iceberg instead
 // (iceberg.ErrNoSuchTable, iceberg.ErrCommitFailed, ...).
 var (
 	// ErrReadOnly: a write was attempted on a catalog opened with
 	// Options.ReadOnly.
-	ErrReadOnly = errors.New("sqlite catalog: catalog is read-only")
+	ErrReadOnly = catalog.ErrReadOnly
 	// ErrInvalidIdentifier: a namespace or table name that cannot be stored
 	// (empty, or a namespace level containing a dot), or that a new table,
 	// view or namespace may not have (iceberg.CheckIdentifier: path syntax,
@@ -22,13 +23,13 @@ var (
 	ErrInvalidIdentifier = iceberg.ErrInvalidIdentifier
 	// ErrInvalidArgument: some other argument is unusable (empty metadata
 	// location, a property key both removed and updated, ...).
-	ErrInvalidArgument = errors.New("sqlite catalog: invalid argument")
+	ErrInvalidArgument = catalog.ErrInvalidArgument
 	// ErrNotCatalog: the file is not a SQLite database, or its catalog
 	// tables lack required columns.
-	ErrNotCatalog = errors.New("sqlite catalog: not an Iceberg JDBC catalog")
+	ErrNotCatalog = catalog.ErrNotCatalog
 	// ErrInvalidRow: a catalog row holds a value the catalog cannot use
 	// (for example a table row without a metadata location).
-	ErrInvalidRow = errors.New("sqlite catalog: invalid catalog row")
+	ErrInvalidRow = catalog.ErrInvalidRow
 )
 
 // CatalogError names the operation and the table or namespace an error is

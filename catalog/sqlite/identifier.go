@@ -3,22 +3,12 @@ package sqlite
 import (
 	"strings"
 
+	"github.com/icesql/icesql/catalog"
 	"github.com/icesql/icesql/iceberg"
 )
 
 // Identifier names a table: its namespace levels and its name.
-type Identifier struct {
-	Namespace []string
-	Name      string
-}
-
-// String joins the namespace levels and the name with dots ("a.b.t").
-func (id Identifier) String() string {
-	if len(id.Namespace) == 0 {
-		return id.Name
-	}
-	return joinNamespace(id.Namespace) + "." + id.Name
-}
+type Identifier = catalog.Identifier
 
 // ParseIdentifier splits "a.b.t" into namespace [a b] and name t. At least
 // one namespace level is required and no part may be empty; quoting is not
@@ -29,7 +19,7 @@ func ParseIdentifier(s string) (Identifier, error) {
 		return Identifier{}, wrapf(ErrInvalidIdentifier, "%q has no namespace (want namespace.table)", s)
 	}
 	id := Identifier{Namespace: parts[:len(parts)-1], Name: parts[len(parts)-1]}
-	if err := id.validate(); err != nil {
+	if err := validateIdent(id); err != nil {
 		return Identifier{}, err
 	}
 	return id, nil
@@ -44,7 +34,7 @@ func ParseNamespace(s string) ([]string, error) {
 	return ns, nil
 }
 
-func (id Identifier) validate() error {
+func validateIdent(id Identifier) error {
 	if err := validateNamespace(id.Namespace); err != nil {
 		return err
 	}
@@ -57,11 +47,11 @@ func (id Identifier) validate() error {
 	return nil
 }
 
-// validateNew is validate plus the rules for a name a table or view is
+// validateNewIdent is validateIdent plus the rules for a name a table or view is
 // created or renamed to (iceberg.CheckIdentifier): existing rows with
 // other names stay readable.
-func (id Identifier) validateNew() error {
-	if err := id.validate(); err != nil {
+func validateNewIdent(id Identifier) error {
+	if err := validateIdent(id); err != nil {
 		return err
 	}
 	return iceberg.CheckIdentifier(id.Namespace, id.Name)

@@ -67,7 +67,7 @@ func FuzzParseIdentifier(f *testing.F) {
 		if id.String() != s {
 			t.Fatalf("round trip: %q -> %q", s, id.String())
 		}
-		if err := id.validate(); err != nil {
+		if err := validateIdent(id); err != nil {
 			t.Fatalf("parsed identifier fails validation: %v", err)
 		}
 	})

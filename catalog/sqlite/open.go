@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/mattn/go-sqlite3"
+
+	"github.com/icesql/icesql/catalog"
 )
 
 // DefaultCatalogName is the catalog_name used when Options.CatalogName is
@@ -36,20 +38,9 @@ type Options struct {
 	Hooks Hooks
 }
 
-// Hooks let tests interpose on the swap of table pointers, to simulate a
-// crash or a lost reply at the worst moment. Nil hooks are skipped.
-type Hooks struct {
-	// BeforeSwap runs before each table's swap statement is sent (in
-	// CommitTables, inside the transaction). A non-nil error aborts the
-	// commit with nothing changed and is returned wrapped in a
-	// *CatalogError (return an error wrapping iceberg.ErrCommitStateUnknown
-	// to simulate an unknown outcome).
-	BeforeSwap func(ctx context.Context, ident Identifier) error
-	// AfterSwap runs after a swap has been made durable, once per table. A
-	// non-nil error is returned wrapped in a *CatalogError although the swap
-	// took effect, simulating a reply lost after the commit.
-	AfterSwap func(ctx context.Context, ident Identifier) error
-}
+// Hooks let tests interpose on the swap of table pointers (BeforeSwap runs
+// inside CommitTables' transaction).
+type Hooks = catalog.Hooks
 
 // Catalog is an Iceberg JDBC-schema catalog in one SQLite file. It is safe
 // for concurrent use by many goroutines; other processes may use the same

@@ -41,7 +41,7 @@ func (c *Catalog) identArgs(ident Identifier) []any {
 }
 
 func validateInsert(ident Identifier, location string) error {
-	if err := ident.validateNew(); err != nil {
+	if err := validateNewIdent(ident); err != nil {
 		return err
 	}
 	if location == "" {
@@ -89,7 +89,7 @@ func (c *Catalog) loadRow(ctx context.Context, q querier, ident Identifier, k ro
 // loadRowOp is the public load: a catalog that cannot hold the kind has
 // no such row.
 func (c *Catalog) loadRowOp(ctx context.Context, op string, ident Identifier, k rowKind) (pointerRow, error) {
-	if err := ident.validate(); err != nil {
+	if err := validateIdent(ident); err != nil {
 		return pointerRow{}, newError(op, ident.String(), err)
 	}
 	if !k.present {
@@ -103,7 +103,7 @@ func (c *Catalog) loadRowOp(ctx context.Context, op string, ident Identifier, k 
 }
 
 func (c *Catalog) rowExists(ctx context.Context, op string, ident Identifier, k rowKind) (bool, error) {
-	if err := ident.validate(); err != nil {
+	if err := validateIdent(ident); err != nil {
 		return false, newError(op, ident.String(), err)
 	}
 	if !k.present {

@@ -5,15 +5,13 @@ import (
 	"database/sql"
 	"errors"
 
+	"github.com/icesql/icesql/catalog"
 	"github.com/icesql/icesql/iceberg"
 	"github.com/mattn/go-sqlite3"
 )
 
 // TableRecord is a table's pointer row.
-type TableRecord struct {
-	MetadataLocation         string
-	PreviousMetadataLocation string // "" when the table has had one version
-}
+type TableRecord = catalog.Record
 
 // onlyTables restricts a query to table rows (not views) on a V1 schema;
 // NULL iceberg_type is a table written by a V0 client.
@@ -84,10 +82,10 @@ func (c *Catalog) ListTables(ctx context.Context, ns []string) ([]Identifier, er
 func (c *Catalog) RenameTable(ctx context.Context, from, to Identifier) error {
 	const op = "rename table"
 	name := from.String() + " to " + to.String()
-	if err := from.validate(); err != nil {
+	if err := validateIdent(from); err != nil {
 		return newError(op, name, err)
 	}
-	if err := to.validateNew(); err != nil {
+	if err := validateNewIdent(to); err != nil {
 		return newError(op, name, err)
 	}
 	return c.writeTx(ctx, op, name, func(tx *sql.Tx) error {
@@ -105,7 +103,7 @@ func (c *Catalog) RenameTable(ctx context.Context, from, to Identifier) error {
 // the table's files. Missing table: iceberg.ErrNoSuchTable.
 func (c *Catalog) DropTable(ctx context.Context, ident Identifier) (TableRecord, error) {
 	const op = "drop table"
-	if err := ident.validate(); err != nil {
+	if err := validateIdent(ident); err != nil {
 		return TableRecord{}, newError(op, ident.String(), err)
 	}
 	rec, err := c.dropRow(ctx, op, ident, c.tableKind())

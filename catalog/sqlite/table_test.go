@@ -24,14 +24,14 @@ func TestCreateAndLoadTable(t *testing.T) {
 		register bool
 		want     error
 	}{
-		{"create", Identifier{[]string{"db"}, "t"}, "m1", false, nil},
-		{"register", Identifier{[]string{"db"}, "r"}, "m1", true, nil},
-		{"exists", Identifier{[]string{"db"}, "existing"}, "m1", false, iceberg.ErrTableAlreadyExists},
-		{"register over existing", Identifier{[]string{"db"}, "existing"}, "m1", true, iceberg.ErrTableAlreadyExists},
-		{"clashes with view", Identifier{[]string{"db"}, "v"}, "m1", false, iceberg.ErrTableAlreadyExists},
-		{"no namespace", Identifier{[]string{"nope"}, "t"}, "m1", false, iceberg.ErrNoSuchNamespace},
-		{"empty location", Identifier{[]string{"db"}, "e"}, "", false, ErrInvalidArgument},
-		{"empty name", Identifier{[]string{"db"}, ""}, "m1", false, ErrInvalidIdentifier},
+		{"create", Identifier{Namespace: []string{"db"}, Name: "t"}, "m1", false, nil},
+		{"register", Identifier{Namespace: []string{"db"}, Name: "r"}, "m1", true, nil},
+		{"exists", Identifier{Namespace: []string{"db"}, Name: "existing"}, "m1", false, iceberg.ErrTableAlreadyExists},
+		{"register over existing", Identifier{Namespace: []string{"db"}, Name: "existing"}, "m1", true, iceberg.ErrTableAlreadyExists},
+		{"clashes with view", Identifier{Namespace: []string{"db"}, Name: "v"}, "m1", false, iceberg.ErrTableAlreadyExists},
+		{"no namespace", Identifier{Namespace: []string{"nope"}, Name: "t"}, "m1", false, iceberg.ErrNoSuchNamespace},
+		{"empty location", Identifier{Namespace: []string{"db"}, Name: "e"}, "", false, ErrInvalidArgument},
+		{"empty name", Identifier{Namespace: []string{"db"}, Name: ""}, "m1", false, ErrInvalidIdentifier},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -64,7 +64,7 @@ func TestCreateAndLoadTable(t *testing.T) {
 		t.Fatalf("missing table err = %v", err)
 	}
 	got, err := c.ListTables(ctx, []string{"db"})
-	want := []Identifier{{[]string{"db"}, "existing"}, {[]string{"db"}, "r"}, {[]string{"db"}, "t"}}
+	want := []Identifier{{Namespace: []string{"db"}, Name: "existing"}, {Namespace: []string{"db"}, Name: "r"}, {Namespace: []string{"db"}, Name: "t"}}
 	if err != nil || !reflect.DeepEqual(got, want) {
 		t.Fatalf("ListTables = %v, %v; want %v (views excluded)", got, err, want)
 	}

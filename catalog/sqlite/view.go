@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 
+	"github.com/icesql/icesql/catalog"
 	"github.com/icesql/icesql/iceberg"
 )
 
@@ -15,10 +16,7 @@ import (
 // table and the other way round.
 
 // ViewRecord is a view's pointer row.
-type ViewRecord struct {
-	MetadataLocation         string
-	PreviousMetadataLocation string // "" when the view has had one version
-}
+type ViewRecord = catalog.Record
 
 const onlyViews = " AND iceberg_type = 'VIEW'"
 
@@ -106,7 +104,7 @@ func (c *Catalog) ListViews(ctx context.Context, ns []string) ([]Identifier, err
 func (c *Catalog) CommitView(ctx context.Context, ident Identifier, expectedLocation, newLocation string) error {
 	const op = "commit view"
 	name := ident.String()
-	if err := validateCommit(TableCommit{ident, expectedLocation, newLocation}); err != nil {
+	if err := validateCommit(TableCommit{Ident: ident, Expected: expectedLocation, New: newLocation}); err != nil {
 		return newError(op, name, err)
 	}
 	if c.readOnly {
@@ -131,10 +129,10 @@ func (c *Catalog) CommitView(ctx context.Context, ident Identifier, expectedLoca
 func (c *Catalog) RenameView(ctx context.Context, from, to Identifier) error {
 	const op = "rename view"
 	name := from.String() + " to " + to.String()
-	if err := from.validate(); err != nil {
+	if err := validateIdent(from); err != nil {
 		return newError(op, name, err)
 	}
-	if err := to.validateNew(); err != nil {
+	if err := validateNewIdent(to); err != nil {
 		return newError(op, name, err)
 	}
 	if err := c.requireViews(); err != nil {
@@ -162,7 +160,7 @@ func (c *Catalog) RenameView(ctx context.Context, from, to Identifier) error {
 func (c *Catalog) DropView(ctx context.Context, ident Identifier) (ViewRecord, error) {
 	const op = "drop view"
 	name := ident.String()
-	if err := ident.validate(); err != nil {
+	if err := validateIdent(ident); err != nil {
 		return ViewRecord{}, newError(op, name, err)
 	}
 	if err := c.requireViews(); err != nil {

@@ -1,8 +1,8 @@
 package sqlite
 
-import "errors"
+import "github.com/icesql/icesql/catalog"
 
 // ErrViewsUnsupported: the catalog's iceberg_tables has no iceberg_type
 // column (Java's V0 schema, PyIceberg), so it cannot hold views. Java
 // refuses view operations on such a catalog the same way.
-var ErrViewsUnsupported = errors.New("sqlite catalog: catalog has no iceberg_type column, so it cannot hold views")
+var ErrViewsUnsupported = catalog.ErrViewsUnsupported

@@ -37,7 +37,7 @@ func TestCreateAndLoadView(t *testing.T) {
 		{"table exists", ident(t, "db.t"), "m1", iceberg.ErrTableAlreadyExists},
 		{"no namespace", ident(t, "nope.v"), "m1", iceberg.ErrNoSuchNamespace},
 		{"empty location", ident(t, "db.e"), "", ErrInvalidArgument},
-		{"empty name", Identifier{[]string{"db"}, ""}, "m1", ErrInvalidIdentifier},
+		{"empty name", Identifier{Namespace: []string{"db"}, Name: ""}, "m1", ErrInvalidIdentifier},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -154,10 +154,10 @@ func TestCommitView(t *testing.T) {
 		want             error
 		wantRec          ViewRecord
 	}{
-		{"swap", "m1", "m2", nil, ViewRecord{"m2", "m1"}},
-		{"stale", "m1", "m3", iceberg.ErrCommitFailed, ViewRecord{"m2", "m1"}},
-		{"swap again", "m2", "m3", nil, ViewRecord{"m3", "m2"}},
-		{"empty", "", "m4", ErrInvalidArgument, ViewRecord{"m3", "m2"}},
+		{"swap", "m1", "m2", nil, ViewRecord{MetadataLocation: "m2", PreviousMetadataLocation: "m1"}},
+		{"stale", "m1", "m3", iceberg.ErrCommitFailed, ViewRecord{MetadataLocation: "m2", PreviousMetadataLocation: "m1"}},
+		{"swap again", "m2", "m3", nil, ViewRecord{MetadataLocation: "m3", PreviousMetadataLocation: "m2"}},
+		{"empty", "", "m4", ErrInvalidArgument, ViewRecord{MetadataLocation: "m3", PreviousMetadataLocation: "m2"}},
 	}
 	for _, s := range steps {
 		t.Run(s.name, func(t *testing.T) {

@@ -2,25 +2,18 @@ package table
 
 import (
 	"context"
-	"strings"
+
+	"github.com/icesql/icesql/catalog"
 )
 
-// Identifier names a table by namespace levels and name. It has the same
-// shape as the catalog packages' identifiers, so they convert directly.
-type Identifier struct {
-	Namespace []string
-	Name      string
-}
-
-func (id Identifier) String() string {
-	if len(id.Namespace) == 0 {
-		return id.Name
-	}
-	return strings.Join(id.Namespace, ".") + "." + id.Name
-}
+// Identifier names a table by namespace levels and name; it is the catalog
+// package's identifier.
+type Identifier = catalog.Identifier
 
 // Catalog is what the commit protocol needs from a catalog: where a table's
 // current metadata is, and an atomic compare-and-swap of that pointer.
+// FromCatalog adapts any catalog.Catalog (and offers CommitLocker when the
+// catalog offers catalog.CommitLocker).
 type Catalog interface {
 	// CurrentMetadataLocation returns the table's metadata.json location
 	// (iceberg.ErrNoSuchTable when the table is unknown).
