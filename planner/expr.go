@@ -221,7 +221,7 @@ func (c *Call) Eval(ec *exec.EvalContext, b arrow.RecordBatch) (arrow.Array, err
 	if c.Batch != nil {
 		return c.Batch(ec, args, int(b.NumRows()))
 	}
-	return exec.MapRows(ec, c.Type, int(b.NumRows()), args, func(vals []any) (any, error) {
+	return mapRows(ec, c.Type, int(b.NumRows()), args, func(vals []any) (any, error) {
 		if c.NullStrict {
 			for _, v := range vals {
 				if v == nil {
@@ -231,6 +231,20 @@ func (c *Call) Eval(ec *exec.EvalContext, b arrow.RecordBatch) (arrow.Array, err
 		}
 		return c.Fn(ec, vals)
 	})
+}
+
+// mapRows is exec.MapRows, or exec.MapNestedRows when a list, map or
+// struct is read or built: a CASE, coalesce or if over nested values
+// passes them through whole (MapRows reads them only as text).
+func mapRows(ec *exec.EvalContext, out arrow.DataType, n int, args []arrow.Array, fn func([]any) (any, error)) (arrow.Array, error) {
+	nested := isNested(out)
+	for _, a := range args {
+		nested = nested || isNested(a.DataType())
+	}
+	if nested {
+		return exec.MapNestedRows(ec, out, n, args, fn)
+	}
+	return exec.MapRows(ec, out, n, args, fn)
 }
 
 // Case is a searched CASE; a simple CASE is bound into this form.
@@ -269,7 +283,7 @@ func (c *Case) Eval(ec *exec.EvalContext, b arrow.RecordBatch) (arrow.Array, err
 		arrs = append(arrs, x)
 	}
 	n := len(c.Whens)
-	return exec.MapRows(ec, c.Type, int(b.NumRows()), arrs, func(v []any) (any, error) {
+	return mapRows(ec, c.Type, int(b.NumRows()), arrs, func(v []any) (any, error) {
 		for i := 0; i < n; i++ {
 			if t, ok := v[i].(bool); ok && t {
 				return v[n+i], nil
