@@ -26,6 +26,11 @@ func restore(n ast.Node) string {
 
 // bindExpr binds an AST expression against a scope.
 func (b *binder) bindExpr(n ast.ExprNode, sc *scope) (Expr, error) {
+	if b.depth++; b.depth > MaxExprDepth {
+		b.depth--
+		return nil, &TooDeepError{What: "expression", Limit: MaxExprDepth}
+	}
+	defer func() { b.depth-- }()
 	if b.exprNodes++; b.exprNodes%1024 == 0 && b.ctx != nil {
 		if err := b.ctx.Err(); err != nil {
 			return nil, err

@@ -45,6 +45,8 @@ type binder struct {
 	// exprNodes counts bound expression nodes so that binding a huge
 	// expression notices cancellation.
 	exprNodes int
+	// depth is bindExpr's recursion depth (ErrTooDeep past MaxExprDepth).
+	depth int
 }
 
 func (b *binder) bindResultSet(n ast.ResultSetNode, outer *scope, sub *subqueryBase) (Plan, error) {

@@ -8,6 +8,8 @@ import (
 
 	tidb "github.com/pingcap/tidb/pkg/parser"
 	"github.com/pingcap/tidb/pkg/parser/ast"
+
+	"github.com/icesql/icesql/planner"
 	// The test driver supplies ast.ValueExpr; without a driver the TiDB
 	// parser cannot build literals.
 	_ "github.com/pingcap/tidb/pkg/parser/test_driver"
@@ -109,6 +111,9 @@ func (c *parseCtx) tidbParse(m *mappedText, fallback int, rw *rewrite) (ast.Stmt
 	}
 	if len(stmts) != 1 {
 		return nil, nil, newParseError(c.src, fallback, "expected one statement")
+	}
+	if err := planner.CheckDepth(stmts[0]); err != nil {
+		return nil, nil, err
 	}
 	refs, err := c.collectRefs(stmts[0], rw, fallback)
 	if err != nil {

@@ -1,0 +1,7 @@
+//go:build !linux
+
+package childtest
+
+import "testing"
+
+func limitAddressSpace(t *testing.T) {}
