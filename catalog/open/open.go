@@ -2,6 +2,7 @@
 // implementation by the URI's form:
 //
 //	/path/catalog.db, file:/path/catalog.db, sqlite:/path/catalog.db   SQLite file (catalog/sqlite)
+//	postgres://user:pass@host:port/db?sslmode=...  (or postgresql://)  Postgres database (catalog/postgres)
 //
 // Anything else with a scheme is refused with catalog.ErrUnsupportedURI.
 package open
@@ -13,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/icesql/icesql/catalog"
+	"github.com/icesql/icesql/catalog/postgres"
 	"github.com/icesql/icesql/catalog/sqlite"
 )
 
@@ -37,6 +39,8 @@ func Catalog(ctx context.Context, uri string, opts Options) (catalog.Catalog, er
 	switch kind {
 	case KindSQLite:
 		return sqlite.Open(ctx, rest, sqlite.Options{CatalogName: opts.CatalogName, ReadOnly: opts.ReadOnly})
+	case KindPostgres:
+		return postgres.Open(ctx, rest, postgres.Options{CatalogName: opts.CatalogName, ReadOnly: opts.ReadOnly})
 	}
 	return nil, fmt.Errorf("%w: %s", catalog.ErrUnsupportedURI, catalog.RedactURI(uri))
 }
@@ -46,6 +50,7 @@ type Kind int
 
 const (
 	KindSQLite Kind = iota + 1
+	KindPostgres
 )
 
 // Classify says which implementation uri names and returns what that
@@ -72,8 +77,10 @@ func Classify(uri string) (Kind, string, error) {
 			return 0, "", fmt.Errorf("%w: %s: no file path", catalog.ErrUnsupportedURI, catalog.RedactURI(uri))
 		}
 		return KindSQLite, path, nil
+	case "postgres", "postgresql":
+		return KindPostgres, uri, nil
 	}
-	return 0, "", fmt.Errorf("%w: %s (want a SQLite file path)", catalog.ErrUnsupportedURI, catalog.RedactURI(uri))
+	return 0, "", fmt.Errorf("%w: %s (want a SQLite file path or postgres://...)", catalog.ErrUnsupportedURI, catalog.RedactURI(uri))
 }
 
 func isScheme(s string) bool {

@@ -27,6 +27,8 @@ func TestClassify(t *testing.T) {
 		{"sqlite:", 0, "", catalog.ErrUnsupportedURI},
 		{"", 0, "", catalog.ErrUnsupportedURI},
 		{"ftp://h/c.db", 0, "", catalog.ErrUnsupportedURI},
+		{"postgres://u:p@h:5432/db", KindPostgres, "postgres://u:p@h:5432/db", nil},
+		{"postgresql://h/db", KindPostgres, "postgresql://h/db", nil},
 	}
 	for _, c := range cases {
 		t.Run(c.uri, func(t *testing.T) {
