@@ -299,3 +299,6 @@ func viewPtr[T any](v T) *T { return &v }
 func ParseViewVersionJSON(data []byte) (ViewVersion, error) {
 	return parseViewVersion("view-version", data)
 }
+
+// EncodeViewVersionJSON writes one view version object.
+func EncodeViewVersionJSON(v ViewVersion) ([]byte, error) { return encodeViewVersion(v) }
