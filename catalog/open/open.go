@@ -2,6 +2,7 @@
 // implementation by the URI's form:
 //
 //	/path/catalog.db, file:/path/catalog.db, sqlite:/path/catalog.db   SQLite file (catalog/sqlite)
+//	http://host:port[/path], https://...                              Iceberg REST catalog (catalog/rest)
 //
 // Anything else with a scheme is refused with catalog.ErrUnsupportedURI.
 package open
@@ -13,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/icesql/icesql/catalog"
+	restcat "github.com/icesql/icesql/catalog/rest"
 	"github.com/icesql/icesql/catalog/sqlite"
 )
 
@@ -37,6 +39,8 @@ func Catalog(ctx context.Context, uri string, opts Options) (catalog.Catalog, er
 	switch kind {
 	case KindSQLite:
 		return sqlite.Open(ctx, rest, sqlite.Options{CatalogName: opts.CatalogName, ReadOnly: opts.ReadOnly})
+	case KindREST:
+		return restcat.Open(ctx, rest, restcat.Options{Properties: opts.Properties, ReadOnly: opts.ReadOnly, Name: opts.CatalogName})
 	}
 	return nil, fmt.Errorf("%w: %s", catalog.ErrUnsupportedURI, catalog.RedactURI(uri))
 }
@@ -46,6 +50,7 @@ type Kind int
 
 const (
 	KindSQLite Kind = iota + 1
+	KindREST
 )
 
 // Classify says which implementation uri names and returns what that
@@ -59,6 +64,8 @@ func Classify(uri string) (Kind, string, error) {
 		return KindSQLite, uri, nil
 	}
 	switch strings.ToLower(scheme) {
+	case "http", "https":
+		return KindREST, uri, nil
 	case "sqlite", "file":
 		path := rest
 		if strings.HasPrefix(path, "//") {

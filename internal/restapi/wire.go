@@ -224,4 +224,5 @@ const (
 	EndpointReplaceView       = "POST /v1/{prefix}/namespaces/{namespace}/views/{view}"
 	EndpointDropView          = "DELETE /v1/{prefix}/namespaces/{namespace}/views/{view}"
 	EndpointRenameView        = "POST /v1/{prefix}/views/rename"
+	EndpointRegisterView      = "POST /v1/{prefix}/namespaces/{namespace}/register-view"
 )

@@ -95,6 +95,7 @@ func (s *Server) routeTable() []route {
 		{restapi.EndpointReplaceView, s.replaceView},
 		{restapi.EndpointDropView, s.dropView},
 		{restapi.EndpointRenameView, s.renameView},
+		{restapi.EndpointRegisterView, s.registerView},
 	}
 }
 

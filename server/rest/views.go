@@ -324,3 +324,25 @@ func applyViewChanges(base *iceberg.ViewMetadata, changes []viewChange) (*iceber
 	}
 	return out, nil
 }
+
+func (s *Server) registerView(w http.ResponseWriter, r *http.Request) error {
+	ns, err := namespaceParam(r)
+	if err != nil {
+		return err
+	}
+	var req restapi.RegisterTableRequest
+	if err := readJSON(r, &req); err != nil {
+		return err
+	}
+	if req.Name == "" || req.MetadataLocation == "" {
+		return badRequest("register view: name and metadata-location are required")
+	}
+	meta, err := s.readView(r.Context(), req.MetadataLocation)
+	if err != nil {
+		return err
+	}
+	if err := s.cat.CreateView(r.Context(), catalog.Identifier{Namespace: ns, Name: req.Name}, req.MetadataLocation); err != nil {
+		return err
+	}
+	return s.answerView(w, meta, req.MetadataLocation)
+}
