@@ -29,6 +29,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/icesql/icesql/iceberg"
 	"github.com/icesql/icesql/iceberg/fileio"
 	"github.com/icesql/icesql/internal/restapi"
 )
@@ -64,6 +65,7 @@ type Catalog struct {
 	mu          sync.Mutex
 	token       string
 	tableConfig map[string]map[string]string // vended config by table
+	parsed      map[string]*iceberg.TableMetadata
 }
 
 // defaultEndpoints is what a server that sends no "endpoints" supports.
@@ -85,7 +87,7 @@ func Open(ctx context.Context, uri string, opts Options) (*Catalog, error) {
 	}
 	u.RawQuery, u.Fragment, u.User = "", "", nil
 	c := &Catalog{base: strings.TrimSuffix(u.String(), "/"), props: map[string]string{}, http: opts.HTTPClient,
-		io: opts.IO, readOnly: opts.ReadOnly, name: opts.Name, tableConfig: map[string]map[string]string{}}
+		io: opts.IO, readOnly: opts.ReadOnly, name: opts.Name, tableConfig: map[string]map[string]string{}, parsed: map[string]*iceberg.TableMetadata{}}
 	if c.http == nil {
 		c.http = &http.Client{Timeout: 60 * time.Second}
 	}

@@ -3,6 +3,7 @@ package rest_test
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http/httptest"
@@ -224,3 +225,7 @@ func TestStaleCommit(t *testing.T) {
 		t.Fatalf("%d rows", n)
 	}
 }
+
+func restOptions() rest.Options { return rest.Options{} }
+
+func jsonUnmarshal(data []byte, v any) error { return json.Unmarshal(data, v) }

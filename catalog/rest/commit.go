@@ -15,11 +15,11 @@ import (
 // change turns a pointer swap into the REST form: the updates from the
 // expected metadata to the next, with the requirements they need.
 func (c *Catalog) change(ctx context.Context, tc catalog.TableCommit) (restapi.CommitTableRequest, []int64, error) {
-	base, err := table.ReadMetadata(ctx, c.io, tc.Expected)
+	base, err := c.readMetadata(ctx, tc.Expected)
 	if err != nil {
 		return restapi.CommitTableRequest{}, nil, err
 	}
-	next, err := table.ReadMetadata(ctx, c.io, tc.New)
+	next, err := c.readMetadata(ctx, tc.New)
 	if err != nil {
 		return restapi.CommitTableRequest{}, nil, err
 	}
@@ -51,8 +51,9 @@ func (c *Catalog) CommitTable(ctx context.Context, id catalog.Identifier, expect
 	if err != nil {
 		return err
 	}
-	var resp restapi.CommitTableResponse
-	err = c.call(ctx, http.MethodPost, c.tableURL(id), nil, req, &resp, iceberg.ErrNoSuchTable)
+	// The response's metadata is not needed: the engine reads the table
+	// back through the pointer.
+	err = c.call(ctx, http.MethodPost, c.tableURL(id), nil, req, nil, iceberg.ErrNoSuchTable)
 	return c.commitOutcome(ctx, err, map[string][]int64{id.String(): added}, []catalog.Identifier{id})
 }
 
@@ -133,4 +134,26 @@ func (c *Catalog) landed(ctx context.Context, added map[string][]int64, ids []ca
 		}
 	}
 	return true
+}
+
+// readMetadata parses a metadata file, keeping the last few: a commit's
+// next file is usually the base of the same writer's following commit.
+func (c *Catalog) readMetadata(ctx context.Context, location string) (*iceberg.TableMetadata, error) {
+	c.mu.Lock()
+	m, ok := c.parsed[location]
+	c.mu.Unlock()
+	if ok {
+		return m, nil
+	}
+	m, err := table.ReadMetadata(ctx, c.io, location)
+	if err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	if len(c.parsed) >= 8 {
+		clear(c.parsed)
+	}
+	c.parsed[location] = m
+	c.mu.Unlock()
+	return m, nil
 }

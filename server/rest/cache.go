@@ -22,6 +22,10 @@ type cachedMetadata struct {
 	once sync.Once
 	json []byte // encoded metadata, made on first load
 	err  error
+
+	refsOnce sync.Once
+	refsJSON []byte // the snapshots=refs form
+	refsErr  error
 }
 
 func newMetadataCache(max int) *metadataCache {
@@ -55,6 +59,20 @@ func (c *metadataCache) put(location string, meta *iceberg.TableMetadata) *cache
 func (e *cachedMetadata) encoded() ([]byte, error) {
 	e.once.Do(func() { e.json, e.err = iceberg.EncodeMetadata(e.meta, false) })
 	return e.json, e.err
+}
+
+// refsEncoded returns the metadata's JSON with only the ref heads'
+// snapshots, encoding it once.
+func (e *cachedMetadata) refsEncoded() ([]byte, error) {
+	e.refsOnce.Do(func() {
+		data, err := e.encoded()
+		if err != nil {
+			e.refsErr = err
+			return
+		}
+		e.refsJSON, e.refsErr = onlyRefSnapshots(e.meta, data)
+	})
+	return e.refsJSON, e.refsErr
 }
 
 // readMetadata reads a metadata file through the cache.

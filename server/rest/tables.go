@@ -174,21 +174,21 @@ func (s *Server) createTable(w http.ResponseWriter, r *http.Request) error {
 // writeTable answers with a LoadTableResult; location "" is a staged
 // table (no metadata-location).
 func (s *Server) writeTable(w http.ResponseWriter, meta *iceberg.TableMetadata, location string, r *http.Request) error {
+	refs := r.URL.Query().Get("snapshots") == "refs"
 	var data []byte
 	var err error
-	if location != "" {
-		e := s.cache.put(location, meta)
-		data, err = e.encoded()
-	} else {
-		data, err = iceberg.EncodeMetadata(meta, false)
+	switch {
+	case location != "" && refs:
+		data, err = s.cache.put(location, meta).refsEncoded()
+	case location != "":
+		data, err = s.cache.put(location, meta).encoded()
+	default:
+		if data, err = iceberg.EncodeMetadata(meta, false); err == nil && refs {
+			data, err = onlyRefSnapshots(meta, data)
+		}
 	}
 	if err != nil {
 		return err
-	}
-	if r.URL.Query().Get("snapshots") == "refs" {
-		if data, err = onlyRefSnapshots(meta, data); err != nil {
-			return err
-		}
 	}
 	res := restapi.LoadTableResult{Metadata: data, Config: s.opts.TableConfig}
 	if location != "" {
