@@ -293,3 +293,12 @@ func encodeViewVersion(v ViewVersion) (json.RawMessage, error) {
 }
 
 func viewPtr[T any](v T) *T { return &v }
+
+// ParseViewVersionJSON reads one view version object (the REST catalog's
+// ViewVersion).
+func ParseViewVersionJSON(data []byte) (ViewVersion, error) {
+	return parseViewVersion("view-version", data)
+}
+
+// EncodeViewVersionJSON writes one view version object.
+func EncodeViewVersionJSON(v ViewVersion) ([]byte, error) { return encodeViewVersion(v) }

@@ -263,49 +263,5 @@ func (s *Session) dropTable(ctx context.Context, st *parser.DropTableStmt) error
 // purgeFiles removes every file reachable from the table's metadata: data
 // and delete files, manifests, manifest lists and metadata files.
 func (s *Session) purgeFiles(ctx context.Context, t *table.Table) error {
-	fio := s.engine.env.IO
-	meta := t.Metadata()
-	seen := map[string]bool{}
-	var files []string
-	add := func(p string) {
-		if p != "" && !seen[p] {
-			seen[p] = true
-			files = append(files, p)
-		}
-	}
-	var errs []error
-	for _, snap := range meta.Snapshots() {
-		mfs, err := table.ManifestsOf(ctx, fio, snap)
-		if err != nil {
-			errs = append(errs, err)
-			continue
-		}
-		for _, mf := range mfs {
-			if seen[mf.Path] {
-				continue
-			}
-			entries, err := table.EntriesOf(ctx, fio, meta, mf)
-			if err != nil {
-				errs = append(errs, err)
-			}
-			for _, e := range entries {
-				add(e.DataFile.FilePath)
-			}
-			add(mf.Path)
-		}
-		add(snap.ManifestList)
-	}
-	for _, sf := range meta.Statistics() {
-		add(sf.StatisticsPath)
-	}
-	for _, m := range meta.MetadataLog() {
-		add(m.MetadataFile)
-	}
-	add(t.MetadataLocation())
-	for _, f := range files {
-		if err := fio.Remove(ctx, f); err != nil {
-			errs = append(errs, err)
-		}
-	}
-	return errors.Join(errs...)
+	return table.PurgeFiles(ctx, s.engine.env.IO, t.Metadata(), t.MetadataLocation())
 }

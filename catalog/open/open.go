@@ -3,6 +3,7 @@
 //
 //	/path/catalog.db, file:/path/catalog.db, sqlite:/path/catalog.db   SQLite file (catalog/sqlite)
 //	postgres://user:pass@host:port/db?sslmode=...  (or postgresql://)  Postgres database (catalog/postgres)
+//	http://host:port[/path], https://...                              Iceberg REST catalog (catalog/rest)
 //
 // Anything else with a scheme is refused with catalog.ErrUnsupportedURI.
 package open
@@ -15,6 +16,7 @@ import (
 
 	"github.com/icesql/icesql/catalog"
 	"github.com/icesql/icesql/catalog/postgres"
+	restcat "github.com/icesql/icesql/catalog/rest"
 	"github.com/icesql/icesql/catalog/sqlite"
 )
 
@@ -41,6 +43,8 @@ func Catalog(ctx context.Context, uri string, opts Options) (catalog.Catalog, er
 		return sqlite.Open(ctx, rest, sqlite.Options{CatalogName: opts.CatalogName, ReadOnly: opts.ReadOnly})
 	case KindPostgres:
 		return postgres.Open(ctx, rest, postgres.Options{CatalogName: opts.CatalogName, ReadOnly: opts.ReadOnly})
+	case KindREST:
+		return restcat.Open(ctx, rest, restcat.Options{Properties: opts.Properties, ReadOnly: opts.ReadOnly, Name: opts.CatalogName})
 	}
 	return nil, fmt.Errorf("%w: %s", catalog.ErrUnsupportedURI, catalog.RedactURI(uri))
 }
@@ -51,6 +55,7 @@ type Kind int
 const (
 	KindSQLite Kind = iota + 1
 	KindPostgres
+	KindREST
 )
 
 // Classify says which implementation uri names and returns what that
@@ -64,6 +69,8 @@ func Classify(uri string) (Kind, string, error) {
 		return KindSQLite, uri, nil
 	}
 	switch strings.ToLower(scheme) {
+	case "http", "https":
+		return KindREST, uri, nil
 	case "sqlite", "file":
 		path := rest
 		if strings.HasPrefix(path, "//") {
@@ -80,7 +87,7 @@ func Classify(uri string) (Kind, string, error) {
 	case "postgres", "postgresql":
 		return KindPostgres, uri, nil
 	}
-	return 0, "", fmt.Errorf("%w: %s (want a SQLite file path or postgres://...)", catalog.ErrUnsupportedURI, catalog.RedactURI(uri))
+	return 0, "", fmt.Errorf("%w: %s (want a SQLite file path, postgres://... or http(s)://...)", catalog.ErrUnsupportedURI, catalog.RedactURI(uri))
 }
 
 func isScheme(s string) bool {

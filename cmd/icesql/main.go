@@ -2,6 +2,7 @@
 // disk, through the icesql database/sql driver.
 //
 //	icesql [flags] [DSN] [flags]
+//	icesql serve [-addr 127.0.0.1:8181] [-token T] DSN
 //
 // DSN is a warehouse directory (default ./warehouse, created on first
 // use), optionally with ?namespace=..&mode=ro.
@@ -34,6 +35,9 @@ func main() {
 // run is main with its exit status: 0, 1 when a statement failed, 2 for
 // bad usage.
 func run(args []string, stdin *os.File, stdout, stderr io.Writer) int {
+	if len(args) > 0 && args[0] == "serve" {
+		return runServe(args[1:], stdout, stderr)
+	}
 	fs := flag.NewFlagSet("icesql", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	command := fs.String("c", "", "run `SQL` (statements separated by ;) and exit")

@@ -61,3 +61,18 @@ func deleteOldMetadata(ctx context.Context, base *Table, at *attempt) {
 		base.env.IO.Remove(ctx, base.location)
 	}
 }
+
+// WriteMetadata writes meta as the metadata.json that follows previous
+// ("" for a new table) and makes it durable. It is for a catalog service
+// that applies clients' updates itself and then swaps the pointer.
+func WriteMetadata(ctx context.Context, env *Env, meta *iceberg.TableMetadata, previous string) (string, error) {
+	loc, err := writeMetadataFile(ctx, env, meta, previous)
+	if err != nil {
+		return "", err
+	}
+	if err := env.syncFiles(ctx, []string{loc}); err != nil {
+		env.IO.Remove(context.WithoutCancel(ctx), loc)
+		return "", err
+	}
+	return loc, nil
+}
