@@ -155,6 +155,19 @@ func (f *fixture) load(t testing.TB) *table.Table {
 	return tbl
 }
 
+// loadElsewhere loads the table through an Env of its own, as another
+// process would: a swap hook that commits with it does not wait for the
+// commit lock of the Env whose commit is running the hook.
+func (f *fixture) loadElsewhere(t testing.TB) *table.Table {
+	t.Helper()
+	env := &table.Env{Catalog: f.env.Catalog, IO: f.env.IO, Now: f.env.Now}
+	tbl, err := table.Load(context.Background(), env, f.ident)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tbl
+}
+
 // rows builds a batch of ids, each with category cats[id % len(cats)].
 func rows(t testing.TB, ids []int64, cats ...string) arrow.RecordBatch {
 	t.Helper()

@@ -173,7 +173,7 @@ func TestRewriteDataFilesConcurrent(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			f, tbl, want := smallFiles(t, 6, 20)
 			before := orphansNow(t, tbl)
-			f.cat.beforeSwap = func() { tc.concurrent(t, f.load(t)) }
+			f.cat.beforeSwap = func() { tc.concurrent(t, f.loadElsewhere(t)) }
 			_, err := RewriteDataFiles(ctx, tbl, RewriteOptions{})
 			after := f.load(t)
 			if tc.wantErr {

@@ -43,7 +43,7 @@ func TestRewriteManifests(t *testing.T) {
 			seqs := dataSeqs(t, tbl)
 			before := orphansNow(t, tbl)
 			if tc.concurrent {
-				f.cat.beforeSwap = func() { appendRows(t, f.load(t), []int64{100}, "a") }
+				f.cat.beforeSwap = func() { appendRows(t, f.loadElsewhere(t), []int64{100}, "a") }
 				want = append(want, 100)
 			}
 			res, err := RewriteManifests(ctx, tbl)
