@@ -184,7 +184,7 @@ func TestPreparedStatementAndTypes(t *testing.T) {
 	}
 	defer rows.Close()
 	types, _ := rows.ColumnTypes()
-	wantTypes := []string{"INT", "LONG", "DOUBLE", "STRING", "BOOLEAN", "DATE", "DECIMAL"}
+	wantTypes := []string{"INT", "BIGINT", "DOUBLE", "STRING", "BOOLEAN", "DATE", "DECIMAL"}
 	for i, ct := range types {
 		if ct.DatabaseTypeName() != wantTypes[i] {
 			t.Errorf("column %d type %s, want %s", i, ct.DatabaseTypeName(), wantTypes[i])

@@ -111,7 +111,7 @@ func TestEvolutionPruning(t *testing.T) {
 	for _, c := range cts {
 		typ = append(typ, c.DatabaseTypeName())
 	}
-	if strings.Join(typ, ",") != "LONG,DOUBLE,DECIMAL" {
+	if strings.Join(typ, ",") != "BIGINT,DOUBLE,DECIMAL" {
 		t.Errorf("promoted column types %v", typ)
 	}
 }

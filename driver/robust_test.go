@@ -109,7 +109,7 @@ func TestErrorsAreTypedAndNamed(t *testing.T) {
 		{"integer into date", "INSERT INTO t (id, dt) VALUES (1, 5)", nil, []error{planner.ErrType}, []string{"dt"}},
 		{"int overflow", "INSERT INTO t (id, i) VALUES (1, 99999999999)", nil, nil, []string{"99999999999"}},
 		{"decimal overflow", "INSERT INTO t (id, `dec`) VALUES (1, 123456789012.5)", nil, nil, []string{"123456789012.5"}},
-		{"string into list", "INSERT INTO t (id, l) VALUES (1, 'x')", nil, nil, []string{"list"}},
+		{"string into list", "INSERT INTO t (id, l) VALUES (1, 'x')", nil, nil, []string{"ARRAY<INT>"}},
 		{"string argument into bigint", "INSERT INTO t (id) VALUES (?)", []any{"abc"}, nil, []string{"abc"}},
 		{"wrong update type", "UPDATE t SET id = 'abc'", nil, nil, []string{"abc"}},
 		{"wrong where type", "SELECT * FROM t WHERE s = 1", nil, []error{planner.ErrType}, []string{"STRING", "BIGINT"}},
@@ -117,7 +117,7 @@ func TestErrorsAreTypedAndNamed(t *testing.T) {
 		{"wrong join type", "SELECT * FROM t JOIN u ON t.id = u.s", nil, []error{planner.ErrType}, []string{"BIGINT", "STRING"}},
 		{"sum of strings", "SELECT sum(s) FROM u", nil, []error{planner.ErrType}, []string{"sum", "STRING"}},
 		{"bad cast", "SELECT CAST('abc' AS SIGNED)", nil, nil, []string{"abc"}},
-		{"bad decimal cast", "SELECT CAST(123456 AS DECIMAL(3,1))", nil, nil, []string{"123456", "decimal(3, 1)"}},
+		{"bad decimal cast", "SELECT CAST(123456 AS DECIMAL(3,1))", nil, nil, []string{"123456", "DECIMAL(3, 1)"}},
 		{"bad date cast", "SELECT CAST('x' AS DATE)", nil, nil, []string{`"x"`}},
 		{"bigint overflow", "SELECT 9223372036854775807 + 1", nil, nil, []string{"overflow"}},
 

@@ -95,17 +95,17 @@ func (r *rows) ColumnTypeScanType(i int) reflect.Type {
 		return scanBool
 	case "INT":
 		return scanInt32
-	case "LONG":
+	case "BIGINT":
 		return scanInt64
 	case "FLOAT":
 		return scanFloat32
 	case "DOUBLE":
 		return scanFloat64
-	case "STRING", "DECIMAL", "UUID", "TIME", "LIST", "MAP", "STRUCT":
+	case "STRING", "DECIMAL", "UUID", "TIME", "ARRAY", "MAP", "STRUCT":
 		return scanString
 	case "BINARY", "FIXED":
 		return scanBytes
-	case "DATE", "TIMESTAMP", "TIMESTAMPTZ", "TIMESTAMP_NS", "TIMESTAMPTZ_NS":
+	case "DATE", "TIMESTAMP", "TIMESTAMP_NTZ", "TIMESTAMP_NS", "TIMESTAMPTZ_NS":
 		return scanTime
 	}
 	return scanAny

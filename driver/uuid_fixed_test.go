@@ -119,7 +119,7 @@ func TestUUIDAndFixedResults(t *testing.T) {
 			[]string{"INT", "UUID", "FIXED", "BINARY"},
 			[][]string{{"1", uuidA, fixedA, "0011"}, {"2", uuidB, fixedBHex, fixedA}, {"3", "NULL", "NULL", "NULL"}}},
 		{"nested as JSON", "SELECT lu, su, mu FROM t ORDER BY id", nil,
-			[]string{"LIST", "STRUCT", "MAP"},
+			[]string{"ARRAY", "STRUCT", "MAP"},
 			[][]string{
 				{`["` + uuidA + `",null,"` + uuidB + `"]`, `{"x":"` + uuidA + `","y":"` + b64B + `"}`, `{"` + uuidB + `":"` + b64B + `"}`},
 				{"NULL", "NULL", "NULL"}, {"[]", "NULL", "{}"}}},
@@ -127,7 +127,7 @@ func TestUUIDAndFixedResults(t *testing.T) {
 			[]string{"UUID", "UUID", "FIXED", "FIXED"},
 			[][]string{{uuidB, uuidA, fixedBHex, fixedBHex}}},
 		{"nested values built in the query", "SELECT ARRAY(u), named_struct('u', u, 'f', f), MAP(u, f) FROM t WHERE id = 2", nil,
-			[]string{"LIST", "STRUCT", "MAP"},
+			[]string{"ARRAY", "STRUCT", "MAP"},
 			[][]string{{`["` + uuidB + `"]`, `{"u":"` + uuidB + `","f":"` + b64B + `"}`, `{"` + uuidB + `":"` + b64B + `"}`}}},
 		{"where text in any case", "SELECT id FROM t WHERE u = '" + strings.ToUpper(uuidB) + "'", nil,
 			[]string{"INT"}, [][]string{{"2"}}},
@@ -143,7 +143,7 @@ func TestUUIDAndFixedResults(t *testing.T) {
 			[]string{"STRING", "BINARY", "UUID", "UUID", "STRING"},
 			[][]string{{uuidB, "b1eebc999c0b4ef8bb6d6bb9bd380a22", "30313233-3435-3637-3839-616263646566", "00112233-4455-6677-8899-aabbccddeeff", fixedB}}},
 		{"group by and order by", "SELECT u, count(*) FROM (SELECT u FROM t UNION ALL SELECT u FROM t WHERE id = 2) GROUP BY u ORDER BY u DESC NULLS LAST", nil,
-			[]string{"UUID", "LONG"},
+			[]string{"UUID", "BIGINT"},
 			[][]string{{uuidB, "2"}, {uuidA, "1"}, {"NULL", "1"}}},
 		{"group by fixed", "SELECT f, min(u), max(u) FROM t GROUP BY f ORDER BY f", nil,
 			[]string{"FIXED", "UUID", "UUID"},
@@ -157,7 +157,7 @@ func TestUUIDAndFixedResults(t *testing.T) {
 			[]string{"UUID", "FIXED"},
 			[][]string{{uuidA, "NULL"}, {uuidB, fixedBHex}}},
 		{"window partitioned by uuid", "SELECT u, row_number() OVER (PARTITION BY u ORDER BY id) FROM t WHERE u IS NOT NULL ORDER BY u", nil,
-			[]string{"UUID", "LONG"}, [][]string{{uuidA, "1"}, {uuidB, "1"}}},
+			[]string{"UUID", "BIGINT"}, [][]string{{uuidA, "1"}, {uuidB, "1"}}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -401,7 +401,7 @@ func TestUUIDSpills(t *testing.T) {
 	} {
 		t.Run(q, func(t *testing.T) {
 			types, want := queryCells(t, roomy, q)
-			if len(want) != 100000 || types[0] != "UUID" || types[len(types)-1] != "LONG" {
+			if len(want) != 100000 || types[0] != "UUID" || types[len(types)-1] != "BIGINT" {
 				t.Fatalf("%d rows typed %v", len(want), types)
 			}
 			if want[0][0] == want[1][0] {

@@ -299,8 +299,9 @@ func (b *binder) bindSelect(s *ast.SelectStmt, outer *scope, sub *subqueryBase) 
 		}
 	}
 	cols := make([]Column, len(exprs))
+	inCols := input.Columns()
 	for i, e := range exprs {
-		cols[i] = Column{Name: items[i].name, Type: e.DataType(), Nullable: true}
+		cols[i] = Column{Name: items[i].name, Type: e.DataType(), Nullable: mayBeNull(e, inCols)}
 	}
 	var p Plan = &Project{Input: input, Exprs: exprs, Cols: cols}
 	if s.Distinct {
@@ -440,4 +441,18 @@ func bindLimit(p Plan, l *ast.Limit) (Plan, error) {
 		offset = int64(v.GetUint64())
 	}
 	return &Limit{Input: p, Offset: offset, Count: count}, nil
+}
+
+// mayBeNull is false for an expression that is never NULL: a reference to
+// a non-nullable input column (a NOT NULL table column not on the outer
+// side of a join) or a non-NULL literal. database/sql reports it through
+// ColumnType.Nullable.
+func mayBeNull(e Expr, in []Column) bool {
+	switch x := e.(type) {
+	case *ColumnRef:
+		return x.Index >= len(in) || in[x.Index].Nullable
+	case *Literal:
+		return x.Value == nil
+	}
+	return true
 }

@@ -83,3 +83,21 @@ type DuplicateColumnError struct{ Name string }
 
 func (e *DuplicateColumnError) Error() string { return "column " + e.Name + " is listed twice" }
 func (e *DuplicateColumnError) Unwrap() error { return ErrInvalidQuery }
+
+// ValueError names the column and, for VALUES, the 1-based row (else 0)
+// of an INSERT value that could not be converted to the column's type;
+// Unwrap gives the cause (an *exec.CastError, for one).
+type ValueError struct {
+	Column string
+	Type   string
+	Row    int
+	Err    error
+}
+
+func (e *ValueError) Error() string {
+	if e.Row == 0 {
+		return fmt.Sprintf("column %s (%s): %v", e.Column, e.Type, e.Err)
+	}
+	return fmt.Sprintf("column %s (%s), row %d: %v", e.Column, e.Type, e.Row, e.Err)
+}
+func (e *ValueError) Unwrap() error { return e.Err }

@@ -164,10 +164,12 @@ func (n *IsNull) Eval(ec *exec.EvalContext, b arrow.RecordBatch) (arrow.Array, e
 	return exec.IsNull(ec, x, n.Negate), nil
 }
 
-// Cast converts E to To.
+// Cast converts E to To. Column, when set, is the table column the value
+// is written to (INSERT ... SELECT): a failing value's error names it.
 type Cast struct {
-	E  Expr
-	To arrow.DataType
+	E      Expr
+	To     arrow.DataType
+	Column string
 }
 
 func (c *Cast) DataType() arrow.DataType { return c.To }
@@ -178,7 +180,11 @@ func (c *Cast) Eval(ec *exec.EvalContext, b arrow.RecordBatch) (arrow.Array, err
 		return nil, err
 	}
 	defer x.Release()
-	return exec.Cast(ec, x, c.To)
+	out, err := exec.Cast(ec, x, c.To)
+	if err != nil && c.Column != "" {
+		return nil, &ValueError{Column: c.Column, Type: columnTypeName(c.To), Err: err}
+	}
+	return out, err
 }
 
 // RowFunc computes one row of a function from its argument values.

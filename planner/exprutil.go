@@ -53,7 +53,7 @@ func withChildren(e Expr, c []Expr) Expr {
 	case *IsNull:
 		return &IsNull{E: c[0], Negate: x.Negate}
 	case *Cast:
-		return &Cast{E: c[0], To: x.To}
+		return &Cast{E: c[0], To: x.To, Column: x.Column}
 	case *Call:
 		n := *x
 		n.Args = c

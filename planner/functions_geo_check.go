@@ -3,7 +3,6 @@ package planner
 import (
 	"github.com/apache/arrow-go/v18/arrow"
 
-	"github.com/icesql/icesql/iceberg"
 	"github.com/icesql/icesql/iceberg/arrowschema"
 )
 
@@ -14,11 +13,6 @@ import (
 
 func geoRefused(what string, t arrow.DataType) error {
 	return invalid("%s a %s is not supported: geospatial values have no order or equality (compare ST_AsText(g) or ST_X(g), ST_Y(g) instead)", what, typeName(t))
-}
-
-// geoTypeName is the SQL spelling of a geometry or geography type.
-func geoTypeName(t iceberg.Type) string {
-	return iceberg.GeoTypeSQL(t, func(s string) string { return "'" + s + "'" })
 }
 
 // CheckGeoUse walks a bound plan for geometries or geographies used where

@@ -75,7 +75,7 @@ func BindInsertValues(ctx context.Context, stmt *ast.InsertStmt, target *arrow.S
 			}
 			if l, ok := e.(*Literal); ok {
 				if e, err = castTo(l, col.Type); err != nil {
-					return nil, err
+					return nil, &ValueError{Column: col.Name, Type: columnTypeName(col.Type), Row: r + 1, Err: err}
 				}
 			} else {
 				e = coerce(e, col.Type)

@@ -2,7 +2,6 @@ package planner
 
 import (
 	"context"
-	"fmt"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -278,15 +277,19 @@ func (b *builder) values(v *Values) (exec.RecordIterator, error) {
 			exec.ReleaseArrays(as)
 		}
 	}()
-	for _, row := range v.Rows {
+	for r, row := range v.Rows {
 		for i, e := range row {
 			a, err := e.Eval(b.ec, empty)
 			if err != nil {
+				if v.strictNulls && len(v.Cols[i].Name) > 0 {
+					// INSERT ... VALUES: say which value failed.
+					err = &ValueError{Column: v.Cols[i].Name, Type: columnTypeName(v.Cols[i].Type), Row: r + 1, Err: err}
+				}
 				return nil, err
 			}
 			if a.IsNull(0) && !v.Cols[i].Nullable && v.Cols[i].Type.ID() != arrow.NULL && len(v.Cols[i].Name) > 0 && v.strictNulls {
 				a.Release()
-				return nil, fmt.Errorf("%w: column %s", exec.ErrNullViolation, v.Cols[i].Name)
+				return nil, &exec.NullViolationError{Column: v.Cols[i].Name, Row: r + 1}
 			}
 			if isNested(v.Cols[i].Type) {
 				c, err := exec.Cast(b.ec, a, v.Cols[i].Type)

@@ -1,15 +1,12 @@
 package planner
 
 import (
-	"fmt"
-
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/pingcap/tidb/pkg/parser/charset"
 	"github.com/pingcap/tidb/pkg/parser/mysql"
 	"github.com/pingcap/tidb/pkg/parser/types"
 
 	"github.com/icesql/icesql/iceberg/arrowschema"
-	"github.com/icesql/icesql/sqlexec/exec"
 )
 
 // Engine types are Arrow types. These are the ones SQL values take.
@@ -34,51 +31,14 @@ var (
 	typeNull          = arrow.Null
 )
 
-// typeName renders a type in SQL spelling, for EXPLAIN and errors.
+// typeName renders a type in SQL spelling, for EXPLAIN and errors: the
+// names CREATE TABLE takes (arrowschema.SQLName), NULL for the type of a
+// bare NULL.
 func typeName(t arrow.DataType) string {
-	switch t.ID() {
-	case arrow.BOOL:
-		return "BOOLEAN"
-	case arrow.INT32:
-		return "INT"
-	case arrow.INT64:
-		return "BIGINT"
-	case arrow.FLOAT32:
-		return "FLOAT"
-	case arrow.FLOAT64:
-		return "DOUBLE"
-	case arrow.STRING:
-		return "STRING"
-	case arrow.BINARY:
-		return "BINARY"
-	case arrow.DATE32:
-		return "DATE"
-	case arrow.TIME64:
-		return "TIME"
-	case arrow.TIMESTAMP:
-		name := "TIMESTAMP"
-		if t.(*arrow.TimestampType).TimeZone != "" {
-			name = "TIMESTAMPTZ"
-		}
-		if t.(*arrow.TimestampType).Unit == arrow.Nanosecond {
-			name += "_NS"
-		}
-		return name
-	case arrow.NULL:
+	if t.ID() == arrow.NULL {
 		return "NULL"
-	case arrow.FIXED_SIZE_BINARY:
-		return fmt.Sprintf("FIXED(%d)", t.(*arrow.FixedSizeBinaryType).ByteWidth)
 	}
-	if arrowschema.IsUUID(t) {
-		return "UUID"
-	}
-	if exec.IsVariant(t) {
-		return "VARIANT"
-	}
-	if g, ok := t.(*arrowschema.GeoType); ok {
-		return geoTypeName(g.Iceberg)
-	}
-	return t.String()
+	return arrowschema.SQLName(t)
 }
 
 // isBytesLike reports a fixed[n] or uuid type: values text is parsed into.

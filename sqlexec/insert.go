@@ -3,7 +3,6 @@ package sqlexec
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"strings"
 
@@ -189,7 +188,7 @@ func castToTarget(p planner.Plan, target *arrow.Schema, names []string) (planner
 		// Nested values of the same kind are cast child by child (list
 		// elements, struct fields by position, map keys and values).
 		if !arrow.TypeEqual(c.Type, f.Type) && (isPrimitive(f.Type) || c.Type.ID() == f.Type.ID()) {
-			e = &planner.Cast{E: e, To: f.Type}
+			e = &planner.Cast{E: e, To: f.Type, Column: f.Name}
 		}
 		exprs[i] = e
 	}
@@ -233,13 +232,19 @@ func (s *Session) writeFiles(ctx context.Context, t *table.Table, it exec.Record
 	return files, n, nil
 }
 
-// writeError makes the executor's NULL violation match the Iceberg one.
+// writeError makes the executor's NULL violation match the Iceberg one
+// too, its message unchanged.
 func writeError(err error) error {
 	if errors.Is(err, exec.ErrNullViolation) && !errors.Is(err, iceberg.ErrNotNullViolation) {
-		return fmt.Errorf("%w: %w", iceberg.ErrNotNullViolation, err)
+		return &notNullError{err}
 	}
 	return err
 }
+
+type notNullError struct{ err error }
+
+func (e *notNullError) Error() string   { return e.err.Error() }
+func (e *notNullError) Unwrap() []error { return []error{iceberg.ErrNotNullViolation, e.err} }
 
 // appendQuery writes the rows of a bound query into t (CTAS) in one commit.
 func (s *Session) appendQuery(ctx context.Context, t *table.Table, q *boundQuery, names []string) (int64, error) {

@@ -158,9 +158,16 @@ func datumOf(a any) (*tidb.ValueExpr, error) {
 	case []byte:
 		v.SetBytes(append([]byte(nil), x...))
 	case time.Time:
-		// all nine digits: timestamp_ns columns keep them, microsecond
-		// columns drop the last three when the text is cast
-		v.SetString(x.UTC().Format("2006-01-02 15:04:05.999999999"))
+		// All nine digits: timestamp_ns columns keep them, microsecond
+		// columns drop the last three when the text is cast. A time
+		// outside UTC keeps its wall clock and offset: a timestamp column
+		// gets the same instant, a DATE column the date as the caller's
+		// location has it (as other drivers store it).
+		if x.Location() == time.UTC {
+			v.SetString(x.Format("2006-01-02 15:04:05.999999999"))
+		} else {
+			v.SetString(x.Format("2006-01-02 15:04:05.999999999Z07:00"))
+		}
 	case iceberg.Decimal:
 		dec := new(tidb.MyDecimal)
 		if err := dec.FromString([]byte(x.String())); err != nil {

@@ -2,12 +2,10 @@ package sqlexec
 
 import (
 	"context"
-	"strings"
 	"sync"
 
 	"github.com/apache/arrow-go/v18/arrow"
 
-	"github.com/icesql/icesql/iceberg"
 	"github.com/icesql/icesql/iceberg/arrowschema"
 	"github.com/icesql/icesql/sqlexec/exec"
 )
@@ -17,9 +15,10 @@ type Column struct {
 	Name     string
 	Type     arrow.DataType
 	Nullable bool
-	// TypeName is the Iceberg type name in upper case ("LONG", "DECIMAL",
-	// "TIMESTAMPTZ", "LIST", ...), for database/sql's DatabaseTypeName.
-	// A uuid column (the arrow.uuid extension type) is "UUID", a fixed[n]
+	// TypeName is the SQL type name CREATE TABLE takes, without
+	// parameters ("BIGINT", "DECIMAL", "TIMESTAMP" (with zone),
+	// "TIMESTAMP_NTZ", "ARRAY", ...; arrowschema.SQLTypeName), for
+	// database/sql's DatabaseTypeName. A uuid column is "UUID", a fixed[n]
 	// one "FIXED" with Length n.
 	TypeName string
 	// Precision and Scale are set for decimals.
@@ -32,38 +31,18 @@ type Column struct {
 func columnsOf(s *arrow.Schema) []Column {
 	out := make([]Column, s.NumFields())
 	for i, f := range s.Fields() {
-		c := Column{Name: f.Name, Type: f.Type, Nullable: f.Nullable}
-		t, err := arrowschema.TypeFromArrow(f.Type)
-		if err != nil {
-			c.TypeName = strings.ToUpper(f.Type.Name())
-		} else {
-			c.TypeName = icebergTypeName(t)
-		}
-		switch x := t.(type) {
-		case iceberg.DecimalType:
+		c := Column{Name: f.Name, Type: f.Type, Nullable: f.Nullable, TypeName: arrowschema.SQLTypeName(f.Type)}
+		switch x := f.Type.(type) {
+		case *arrow.Decimal128Type:
 			c.Precision, c.Scale = int64(x.Precision), int64(x.Scale)
-		case iceberg.FixedType:
-			c.Length = int64(x.Length)
+		case *arrow.FixedSizeBinaryType:
+			if c.TypeName == "FIXED" {
+				c.Length = int64(x.ByteWidth)
+			}
 		}
 		out[i] = c
 	}
 	return out
-}
-
-func icebergTypeName(t iceberg.Type) string {
-	switch t.(type) {
-	case iceberg.DecimalType:
-		return "DECIMAL"
-	case iceberg.FixedType:
-		return "FIXED"
-	case *iceberg.StructType:
-		return "STRUCT"
-	case *iceberg.ListType:
-		return "LIST"
-	case *iceberg.MapType:
-		return "MAP"
-	}
-	return strings.ToUpper(t.String())
 }
 
 // Rows is a stream of result batches. Close it when done.

@@ -87,6 +87,8 @@ func TestBatchModes(t *testing.T) {
 		{"unknown meta", "", []string{"-c", "\\nope", wh}, 1, "", "unknown meta-command", ""},
 		{"bad format flag", "", []string{"-format", "xml", wh}, 2, "", "unknown output format", ""},
 		{"help", "", []string{"-help"}, 0, "", "Usage: icesql", ""},
+		{"describe not null", "", []string{"-c", "CREATE TABLE nn (id BIGINT NOT NULL, note STRING COMMENT 'free text', ts TIMESTAMP); \\d nn", wh}, 0, " id       | bigint not null |\n note     | string          | free text\n ts       | timestamp       |\n", "", "NULL"},
+		{"insert error names column and row", "", []string{"-c", "INSERT INTO nn (id, ts) VALUES (1, '2026-01-01'), (2, 'soon')", wh}, 1, "", `column ts (TIMESTAMP), row 2: cannot cast STRING value "soon" to TIMESTAMP`, ""},
 		{"flags after DSN", "", []string{wh, "-c", "SELECT 1 AS one"}, 0, " one\n-----\n   1\n", "", ""},
 		{"flags both sides of DSN", "", []string{"-format", "csv", wh, "-c", "SELECT count(*) AS n FROM t"}, 0, "n\n2\n", "", ""},
 		{"DSN after --", "", []string{"-c", "SELECT 2 AS two", "--", wh}, 0, " two\n", "", ""},

@@ -3,6 +3,8 @@ package arrowschema
 import (
 	"errors"
 	"fmt"
+
+	"github.com/icesql/icesql/iceberg"
 )
 
 // ErrNoFieldID is returned by FromArrow when an Arrow field carries no
@@ -19,6 +21,11 @@ type ColumnError struct {
 	Err    error
 }
 
-func (e *ColumnError) Error() string { return fmt.Sprintf("column %q: %v", e.Column, e.Err) }
+func (e *ColumnError) Error() string {
+	if e.Err == iceberg.ErrNotNullViolation {
+		return "NULL in non-nullable column " + e.Column
+	}
+	return fmt.Sprintf("column %q: %v", e.Column, e.Err)
+}
 
 func (e *ColumnError) Unwrap() error { return e.Err }

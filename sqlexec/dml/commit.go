@@ -221,10 +221,16 @@ func rewriteFile(ctx context.Context, ec *exec.EvalContext, tt *targetTable, w *
 	}
 }
 
-// writeError makes the executor's NULL violation match the Iceberg one.
+// writeError makes the executor's NULL violation match the Iceberg one
+// too, its message unchanged.
 func writeError(err error) error {
 	if errors.Is(err, exec.ErrNullViolation) && !errors.Is(err, iceberg.ErrNotNullViolation) {
-		return fmt.Errorf("%w: %w", iceberg.ErrNotNullViolation, err)
+		return &notNullError{err}
 	}
 	return err
 }
+
+type notNullError struct{ err error }
+
+func (e *notNullError) Error() string   { return e.err.Error() }
+func (e *notNullError) Unwrap() []error { return []error{iceberg.ErrNotNullViolation, e.err} }

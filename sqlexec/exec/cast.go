@@ -217,16 +217,13 @@ func CastValue(v any, from, to arrow.DataType) (any, error) {
 	return fail()
 }
 
-// castTypeName names a type in cast errors; Arrow would call a uuid
-// "extension<arrow.uuid>".
+// castTypeName names a type in cast errors in SQL spelling (Arrow would
+// say utf8, date32 or extension<arrow.uuid>).
 func castTypeName(t arrow.DataType) string {
-	if arrowschema.IsUUID(t) {
-		return "uuid"
-	}
 	if t.ID() == arrow.NULL {
-		return "unknown (only NULL)"
+		return "UNKNOWN (only NULL)"
 	}
-	return t.String()
+	return arrowschema.SQLName(t)
 }
 
 func toFloat(v any) float64 {
@@ -241,6 +238,15 @@ func toFloat(v any) float64 {
 		return x
 	}
 	return math.NaN()
+}
+
+func isTimestampText(s string) bool {
+	for _, l := range timestampLayouts {
+		if _, err := time.Parse(l, s); err == nil {
+			return true
+		}
+	}
+	return false
 }
 
 var timestampLayouts = []string{
@@ -294,6 +300,11 @@ func parseValue(s string, from, to arrow.DataType) (any, error) {
 		return n, nil
 	case arrow.DATE32:
 		t, err := time.Parse("2006-01-02", s)
+		if err != nil && len(s) > 10 && (s[10] == ' ' || s[10] == 'T') && isTimestampText(s) {
+			// As Spark: a timestamp's text casts to its date as written
+			// (a Go time.Time argument arrives as such text).
+			t, err = time.Parse("2006-01-02", s[:10])
+		}
 		if err != nil {
 			return fail()
 		}

@@ -35,6 +35,24 @@ func (e *CastError) Error() string {
 // Unwrap makes errors.Is(err, ErrInvalidCast) hold.
 func (e *CastError) Unwrap() error { return ErrInvalidCast }
 
+// NullViolationError names the non-nullable column a NULL was written
+// into and, when known, the 1-based row of the statement's input; it
+// wraps ErrNullViolation.
+type NullViolationError struct {
+	Column string
+	Row    int
+}
+
+func (e *NullViolationError) Error() string {
+	if e.Row > 0 {
+		return fmt.Sprintf("NULL in non-nullable column %s (row %d)", e.Column, e.Row)
+	}
+	return "NULL in non-nullable column " + e.Column
+}
+
+// Unwrap makes errors.Is(err, ErrNullViolation) hold.
+func (e *NullViolationError) Unwrap() error { return ErrNullViolation }
+
 // TypeError describes a kernel given operands of a type it cannot handle.
 type TypeError struct {
 	Op   string

@@ -199,7 +199,7 @@ func (b *batcher) flush() (arrow.RecordBatch, error) {
 }
 
 // typeName is how errors name a column type.
-func typeName(t iceberg.Type) string { return t.String() }
+func typeName(t iceberg.Type) string { return arrowschema.IcebergSQLName(t) }
 
 // countingReader counts the bytes read, for the progress bar.
 type countingReader struct {

@@ -3,6 +3,7 @@ package shell
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -126,21 +127,34 @@ func (s *Shell) describe(ctx context.Context, table string) error {
 	if err != nil {
 		return err
 	}
+	notNull := s.notNullColumns(ctx, table)
 	// DESCRIBE EXTENDED is columns, partitioning, then sections starting
-	// "# Metadata Columns"; only the first two are shown.
+	// "# Metadata Columns"; only the first two are shown, NOT NULL columns
+	// marked, and no comment shown as empty rather than NULL.
 	cols := &format.Result{Columns: ext.Columns}
 	var current any
-	inColumns := true
-	for i, row := range ext.Rows {
+	inColumns, inPartitioning := true, false
+	for _, row := range ext.Rows {
 		name, _ := format.Text(row[0])
-		if name == "# Metadata Columns" {
+		switch name {
+		case "# Metadata Columns":
 			inColumns = false
 			if n := len(cols.Rows); n > 0 && isBlankRow(cols.Rows[n-1]) {
 				cols.Rows = cols.Rows[:n-1]
 			}
+		case "# Partitioning":
+			inPartitioning = true
 		}
 		if inColumns {
-			cols.Rows = append(cols.Rows, ext.Rows[i])
+			row = slices.Clone(row)
+			if len(row) == 3 && row[2] == nil {
+				row[2] = ""
+			}
+			if !inPartitioning && notNull[name] {
+				typ, _ := format.Text(row[1])
+				row[1] = typ + " not null"
+			}
+			cols.Rows = append(cols.Rows, row)
 		}
 		if name == "Current Snapshot" {
 			current = row[1]
@@ -178,6 +192,27 @@ func (s *Shell) describe(ctx context.Context, table string) error {
 		defer func() { s.Format = format.Aligned }()
 	}
 	return s.print(snap)
+}
+
+// notNullColumns names the NOT NULL columns of a table (none when they
+// cannot be found: \d then shows no marks).
+func (s *Shell) notNullColumns(ctx context.Context, table string) map[string]bool {
+	rows, err := s.Conn.QueryContext(ctx, "SELECT * FROM "+table+" LIMIT 0")
+	if err != nil {
+		return nil
+	}
+	defer rows.Close()
+	cts, err := rows.ColumnTypes()
+	if err != nil {
+		return nil
+	}
+	out := map[string]bool{}
+	for _, ct := range cts {
+		if n, ok := ct.Nullable(); ok && !n {
+			out[ct.Name()] = true
+		}
+	}
+	return out
 }
 
 func isBlankRow(row []any) bool {
