@@ -12,6 +12,7 @@ var Passes = []Pass{
 	{Name: "constant folding", Run: foldConstants},
 	{Name: "comparison narrowing", Run: narrowComparisons},
 	{Name: "filter pushdown", Run: pushDownFilters},
+	{Name: "join ordering", Run: orderJoins},
 	{Name: "projection pruning", Run: pruneColumns},
 	{Name: "limit pushdown", Run: pushDownLimits},
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"strconv"
 	"sync"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -41,6 +42,7 @@ var (
 	_ planner.Explainer = (*icebergTable)(nil)
 
 	_ planner.PartitionedTable = (*icebergTable)(nil)
+	_ planner.RowEstimator     = (*icebergTable)(nil)
 )
 
 func newIcebergTable(t *table.Table, snap *iceberg.Snapshot, schema *iceberg.Schema) (*icebergTable, error) {
@@ -49,6 +51,16 @@ func newIcebergTable(t *table.Table, snap *iceberg.Snapshot, schema *iceberg.Sch
 		return nil, err
 	}
 	return &icebergTable{t: t, snap: snap, schema: schema, arrow: as}, nil
+}
+
+// EstimatedRows is the snapshot's record count (the summary's
+// total-records, summed from its manifests), for join ordering.
+func (it *icebergTable) EstimatedRows() (int64, bool) {
+	if it.snap == nil {
+		return 0, true
+	}
+	n, err := strconv.ParseInt(it.snap.Summary["total-records"], 10, 64)
+	return n, err == nil
 }
 
 func (it *icebergTable) Name() string          { return it.t.Ident().Name }
