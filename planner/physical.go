@@ -57,6 +57,18 @@ func (b *builder) build(p Plan) (exec.RecordIterator, error) {
 	case *Scan:
 		return b.scan(n)
 	case *Filter:
+		if w, ok := n.Input.(*Window); ok {
+			if k := windowRowLimit(n.Pred, w); k > 0 {
+				if err := b.prepareExprs(w); err != nil {
+					return nil, err
+				}
+				in, err := b.windowLimited(w, k)
+				if err != nil {
+					return nil, err
+				}
+				return &exec.Filter{Input: in, Pred: n.Pred, EC: b.ec}, nil
+			}
+		}
 		in, err := b.build(n.Input)
 		if err != nil {
 			return nil, err
@@ -69,6 +81,9 @@ func (b *builder) build(p Plan) (exec.RecordIterator, error) {
 		}
 		return &exec.Project{Input: in, Exprs: toExec(n.Exprs), Out: SchemaOf(n.Cols), EC: b.ec}, nil
 	case *Aggregate:
+		if r := distinctAsGroups(n); r != nil {
+			return b.build(r)
+		}
 		aggs := make([]exec.AggSpec, len(n.Aggs))
 		for i, a := range n.Aggs {
 			aggs[i] = exec.AggSpec{Func: a.Func, Distinct: a.Distinct, Out: a.Type}

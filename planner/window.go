@@ -128,6 +128,12 @@ func mapWindowExprs(w *Window, f func(Expr) (Expr, error)) (Plan, error) {
 }
 
 func (b *builder) window(n *Window) (exec.RecordIterator, error) {
+	return b.windowLimited(n, 0)
+}
+
+// windowLimited builds n; rowLimit > 0 lets it emit only each
+// partition's first rowLimit rows (a filter above drops the others).
+func (b *builder) windowLimited(n *Window, rowLimit int64) (exec.RecordIterator, error) {
 	in, err := b.build(n.Input)
 	if err != nil {
 		return nil, err
@@ -141,5 +147,5 @@ func (b *builder) window(n *Window) (exec.RecordIterator, error) {
 		order[i] = exec.SortKey{Expr: k.Expr, Desc: k.Desc, NullsFirst: k.NullsFirst}
 	}
 	return &exec.Window{Input: in, Partition: toExec(n.Partition), Order: order, Calls: calls,
-		Out: SchemaOf(n.Columns()), EC: b.ec}, nil
+		RowLimit: rowLimit, Out: SchemaOf(n.Columns()), EC: b.ec}, nil
 }

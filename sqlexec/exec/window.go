@@ -132,16 +132,26 @@ type WindowCall struct {
 // followed by one column per call. It sorts its input (a Sort, which
 // spills past the memory limit) and computes the calls over complete
 // partitions as the sorted rows stream in, so it holds at most the
-// largest partition and one sorted batch (window_stream.go).
+// largest partition and one sorted batch (window_stream.go). With
+// PARTITION BY and an input within half the memory limit it takes the
+// partitioned path instead (window_partitioned.go): hash buckets of
+// partitions computed on every core, partitions grouped but in no
+// particular order.
 type Window struct {
 	Input     RecordIterator
 	Partition []Expr
 	Order     []SortKey
 	Calls     []WindowCall
-	Out       *arrow.Schema
-	EC        *EvalContext
-	done      bool
-	stream    windowStream
+	// RowLimit, when positive and every call is row_number, lets the
+	// window emit only the first RowLimit rows of each partition (a
+	// filter above keeps no others: rn = 1, rn <= k).
+	RowLimit int64
+	Out      *arrow.Schema
+	EC       *EvalContext
+	done     bool
+	started  bool
+	stream   windowStream
+	part     windowPartitioned
 }
 
 func (w *Window) Schema() *arrow.Schema { return w.Out }
@@ -149,17 +159,40 @@ func (w *Window) Schema() *arrow.Schema { return w.Out }
 func (w *Window) Close() {
 	w.Input.Close()
 	w.stream.release()
+	w.part.release()
 }
 
 func (w *Window) Next(ctx context.Context) (arrow.RecordBatch, error) {
 	if w.done {
 		return nil, nil
 	}
-	if w.stream.sort == nil {
-		if err := w.start(); err != nil {
+	if !w.started {
+		w.started = true
+		if err := w.validate(); err != nil {
 			w.done = true
 			return nil, err
 		}
+		if len(w.Partition) > 0 {
+			ok, err := w.runPartitioned(ctx)
+			if err != nil {
+				w.done = true
+				return nil, err
+			}
+			if ok {
+				w.part.out = append(w.part.out, nil) // marks the path taken
+			}
+		}
+		if w.part.out == nil {
+			w.start()
+		}
+	}
+	if w.part.out != nil {
+		out := w.part.partitionedNext()
+		if out == nil {
+			w.done = true
+			w.part.release()
+		}
+		return out, nil
 	}
 	out, err := w.nextPartitions(ctx)
 	if err != nil || out == nil {
@@ -169,8 +202,8 @@ func (w *Window) Next(ctx context.Context) (arrow.RecordBatch, error) {
 	return out, err
 }
 
-// start validates the frames and sets up the sort.
-func (w *Window) start() error {
+// validate checks the frames.
+func (w *Window) validate() error {
 	for _, c := range w.Calls {
 		if !c.Func.UsesFrame() {
 			continue
@@ -184,13 +217,17 @@ func (w *Window) start() error {
 			}
 		}
 	}
+	return nil
+}
+
+// start sets up the sort of the streaming path.
+func (w *Window) start() {
 	keys := make([]SortKey, 0, len(w.Partition)+len(w.Order))
 	for _, p := range w.Partition {
 		keys = append(keys, SortKey{Expr: p, NullsFirst: true})
 	}
 	keys = append(keys, w.Order...)
 	w.stream.sort = &Sort{Input: w.Input, Keys: keys, EC: w.EC}
-	return nil
 }
 
 // computeBatch computes every call over sorted, which holds whole
