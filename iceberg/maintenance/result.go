@@ -99,8 +99,8 @@ func (r RewriteDataResult) Rows() [][]any {
 	return [][]any{{r.RewrittenDataFilesCount, r.AddedDataFilesCount, r.RewrittenBytesCount, r.FailedDataFilesCount}}
 }
 
-// RewriteManifestsResult is rewrite_manifests' output. Spark spells the
-// second column "added_mainfests_count"; Columns keeps that spelling.
+// RewriteManifestsResult is rewrite_manifests' output, in Spark's columns
+// (its documentation once misspelled the second "added_mainfests_count").
 type RewriteManifestsResult struct {
 	RewrittenManifestsCount int64
 	AddedManifestsCount     int64
@@ -109,7 +109,7 @@ type RewriteManifestsResult struct {
 
 // Columns implements Result.
 func (RewriteManifestsResult) Columns() []Column {
-	return []Column{{"rewritten_manifests_count", longType}, {"added_mainfests_count", longType}}
+	return []Column{{"rewritten_manifests_count", longType}, {"added_manifests_count", longType}}
 }
 
 // Rows implements Result.

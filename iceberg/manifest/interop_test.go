@@ -85,8 +85,8 @@ func TestGenericAvroDecodeSeesFieldIDs(t *testing.T) {
 	}
 }
 
-// javaStyleListSchema uses the spec's names for 504-506, other names for
-// the rest, a different field order and an extra unknown field: a reader
+// javaStyleListSchema uses the names Java wrote for 504-506 before 1.4
+// (icesql writes the spec's), other names for the rest, a different field order and an extra unknown field: a reader
 // bound by id must not care.
 const javaStyleListSchema = `{"type":"record","name":"manifest_file","fields":[
  {"name":"path_renamed","type":"string","field-id":500},
@@ -97,9 +97,9 @@ const javaStyleListSchema = `{"type":"record","name":"manifest_file","fields":[
  {"name":"content","type":"int","field-id":517},
  {"name":"sequence_number","type":"long","field-id":515},
  {"name":"min_sequence_number","type":"long","field-id":516},
- {"name":"added_files_count","type":"int","field-id":504},
- {"name":"existing_files_count","type":"int","field-id":505},
- {"name":"deleted_files_count","type":"int","field-id":506},
+ {"name":"added_data_files_count","type":"int","field-id":504},
+ {"name":"existing_data_files_count","type":"int","field-id":505},
+ {"name":"deleted_data_files_count","type":"int","field-id":506},
  {"name":"added_rows_count","type":"long","field-id":512},
  {"name":"existing_rows_count","type":"long","field-id":513},
  {"name":"deleted_rows_count","type":"long","field-id":514},
@@ -116,7 +116,7 @@ func TestReadManifestListWithOtherFieldNames(t *testing.T) {
 	}
 	rec := map[string]any{"path_renamed": "m.avro", "extra": map[string]any{"a": "b"}, "manifest_length": int64(5),
 		"added_snapshot_id": int64(8), "partition_spec_id": 2, "content": 1, "sequence_number": int64(4),
-		"min_sequence_number": int64(3), "added_files_count": 6, "existing_files_count": 7, "deleted_files_count": 8,
+		"min_sequence_number": int64(3), "added_data_files_count": 6, "existing_data_files_count": 7, "deleted_data_files_count": 8,
 		"added_rows_count": int64(60), "existing_rows_count": int64(70), "deleted_rows_count": int64(80),
 		"partitions": []any{map[string]any{"contains_null": true, "lower_bound": []byte{7}}}}
 	if err := enc.Encode(rec); err != nil {

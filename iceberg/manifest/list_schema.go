@@ -61,14 +61,15 @@ var listFields = map[int]listField{
 		}},
 	idAddedSnapshotID: {idAddedSnapshotID, "added_snapshot_id", constType("long"), never,
 		func(b []byte, m *iceberg.ManifestFile) ([]byte, bool) { return appendLong(b, m.AddedSnapshotID), true }},
-	// Java's names for 504-506; readers bind by id, so the spec's names read too.
-	idAddedFilesCount: {idAddedFilesCount, "added_data_files_count", constType("int"), onlyV1,
+	// The spec's names for 504-506, as Java writes them since 1.4; readers
+	// bind by id, so the older added_data_files_count and friends read too.
+	idAddedFilesCount: {idAddedFilesCount, "added_files_count", constType("int"), onlyV1,
 		func(b []byte, m *iceberg.ManifestFile) ([]byte, bool) { return appendInt(b, m.AddedFilesCount), true }},
-	idExistingFiles: {idExistingFiles, "existing_data_files_count", constType("int"), onlyV1,
+	idExistingFiles: {idExistingFiles, "existing_files_count", constType("int"), onlyV1,
 		func(b []byte, m *iceberg.ManifestFile) ([]byte, bool) {
 			return appendInt(b, m.ExistingFilesCount), true
 		}},
-	idDeletedFiles: {idDeletedFiles, "deleted_data_files_count", constType("int"), onlyV1,
+	idDeletedFiles: {idDeletedFiles, "deleted_files_count", constType("int"), onlyV1,
 		func(b []byte, m *iceberg.ManifestFile) ([]byte, bool) { return appendInt(b, m.DeletedFilesCount), true }},
 	idAddedRows: {idAddedRows, "added_rows_count", constType("long"), onlyV1,
 		func(b []byte, m *iceberg.ManifestFile) ([]byte, bool) { return appendLong(b, m.AddedRowsCount), true }},

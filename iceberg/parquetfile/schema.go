@@ -60,7 +60,7 @@ func parquetSchema(s *iceberg.Schema) (*parquet.Schema, error) {
 }
 
 func fieldNode(name string, id int, optional bool, t iceberg.Type) (*pqNode, error) {
-	n := &pqNode{name: name, id: id, optional: optional}
+	n := &pqNode{name: compatibleName(name), id: id, optional: optional}
 	switch t := t.(type) {
 	case iceberg.VariantType:
 		variantNode(n)

@@ -50,7 +50,11 @@ type Writer struct {
 // until the first row group or Close.
 func NewWriter(w io.Writer, schema *iceberg.Schema, opts WriterOptions) (*Writer, error) {
 	opts = opts.withDefaults()
+	var err error
 	opts.KeyValueMetadata = withGeoArrowSchema(schema, opts.KeyValueMetadata)
+	if opts.KeyValueMetadata, err = withIcebergSchema(schema, opts.KeyValueMetadata); err != nil {
+		return nil, err
+	}
 	as, err := arrowschema.ToArrow(schema)
 	if err != nil {
 		return nil, err

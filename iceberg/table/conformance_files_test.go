@@ -19,10 +19,10 @@ import (
 )
 
 // Field ids of the manifest list's manifest_file record (spec and Java's
-// ManifestFile); 504-506 carry Java's names.
+// ManifestFile); 504-506 carry the spec's names, as Java since 1.4.
 var manifestFileIDs = map[string]int{"manifest_path": 500, "manifest_length": 501, "partition_spec_id": 502,
 	"content": 517, "sequence_number": 515, "min_sequence_number": 516, "added_snapshot_id": 503,
-	"added_data_files_count": 504, "existing_data_files_count": 505, "deleted_data_files_count": 506,
+	"added_files_count": 504, "existing_files_count": 505, "deleted_files_count": 506,
 	"added_rows_count": 512, "existing_rows_count": 513, "deleted_rows_count": 514, "partitions": 507, "key_metadata": 519}
 
 // Field ids of data_file (r2), with the key and value ids of its maps and
@@ -158,7 +158,7 @@ func checkManifestListEntry(t *testing.T, s *scenario, snap *iceberg.Snapshot, r
 	}
 	names := [3]string{"added", "existing", "deleted"}
 	for i := range 3 {
-		if got, _ := asInt64(rec[names[i]+"_data_files_count"]); got != counts[i] {
+		if got, _ := asInt64(rec[names[i]+"_files_count"]); got != counts[i] {
 			t.Errorf("%s: %s_files_count %d, manifest has %d", filepath.Base(path), names[i], got, counts[i])
 		}
 		if got, _ := asInt64(rec[names[i]+"_rows_count"]); got != rows[i] {

@@ -83,10 +83,7 @@ func newParquet(path string, f *os.File, cols []Column, b *batcher, r *Reader) (
 					continue
 				}
 				arr := in.Column(srcCol[c])
-				v, err := parquetValue(arr, i, col.Type)
-				if err == nil {
-					v, err = coerce(col.Type, v)
-				}
+				v, err := parquetCell(arr, i, col.Type)
 				if err != nil {
 					return nil, &ValueError{File: path, Line: row, RowBased: true, Column: col.Name, Field: srcCol[c] + 1,
 						Value: arr.ValueStr(i), Type: typeName(col.Type), Err: err}
