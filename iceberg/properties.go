@@ -59,10 +59,15 @@ const (
 	PropMinSnapshotsToKeep    = "history.expire.min-snapshots-to-keep"
 	DefaultMinSnapshotsToKeep = 1
 	PropMaxRefAgeMs           = "history.expire.max-ref-age-ms"
-	DefaultMaxRefAgeMs        = int64(^uint64(0) >> 1)
-	PropDefaultNameMapping    = "schema.name-mapping.default"
-	PropGCEnabled             = "gc.enabled"
-	DefaultGCEnabled          = true
+	// PropExpireOnCommitEnabled (icesql's, off by default) makes writers
+	// expire snapshots by the history.expire.* policy once enough of them
+	// are past it, so metadata.json and commit cost stay bounded.
+	PropExpireOnCommitEnabled    = "history.expire.on-commit.enabled"
+	DefaultExpireOnCommitEnabled = false
+	DefaultMaxRefAgeMs           = int64(^uint64(0) >> 1)
+	PropDefaultNameMapping       = "schema.name-mapping.default"
+	PropGCEnabled                = "gc.enabled"
+	DefaultGCEnabled             = true
 	// PropWriteWAPEnabled turns on write-audit-publish: with a session's
 	// spark.wap.id set, writes stage their snapshot instead of moving main.
 	PropWriteWAPEnabled    = "write.wap.enabled"

@@ -46,6 +46,7 @@ var boolProperties = map[string]bool{
 	PropMetadataDeleteAfterCommitEnabled: true,
 	PropGCEnabled:                        true,
 	PropWriteWAPEnabled:                  true,
+	PropExpireOnCommitEnabled:            true,
 }
 
 // ValidateProperty checks the value of a table property the engine reads

@@ -81,7 +81,13 @@ func (s *Session) Commit(ctx context.Context) error {
 	}
 	x := s.tx.txn
 	s.tx = nil
-	return x.Commit(ctx)
+	if err := x.Commit(ctx); err != nil {
+		return err
+	}
+	for _, t := range x.Committed() {
+		s.autoExpire(ctx, t)
+	}
+	return nil
 }
 
 // Rollback discards the staged writes and removes their files.
@@ -129,6 +135,7 @@ func (s *Session) stage(ctx context.Context, u *table.SnapshotUpdate) (*table.Ta
 		t, err := u.Commit(ctx)
 		if err == nil {
 			s.engine.tables.put(t)
+			s.autoExpire(ctx, t)
 		}
 		return t, err
 	}

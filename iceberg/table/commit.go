@@ -15,6 +15,12 @@ import (
 func (u *SnapshotUpdate) Commit(ctx context.Context) (*Table, error) {
 	started := time.Now()
 	env := u.table.env
+	// Data files become durable before the table's commit lock is taken,
+	// so writers queued on it wait only for metadata work.
+	if err := u.syncAddedFiles(ctx); err != nil {
+		u.abandon(context.WithoutCancel(ctx))
+		return nil, err
+	}
 	unlock := env.lockTables(u.table.ident)
 	defer unlock()
 	base := env.newest(u.table)
@@ -122,6 +128,25 @@ func (u *SnapshotUpdate) syncFiles(ctx context.Context, at *attempt) error {
 		return err
 	}
 	u.unsynced, u.filesSynced = nil, true
+	return nil
+}
+
+// syncAddedFiles makes the added data and delete files durable.
+func (u *SnapshotUpdate) syncAddedFiles(ctx context.Context) error {
+	if u.filesSynced {
+		return nil
+	}
+	var paths []string
+	for _, f := range u.addedData {
+		paths = append(paths, f.FilePath)
+	}
+	for _, f := range u.addedDeletes {
+		paths = append(paths, f.FilePath)
+	}
+	if err := u.table.env.syncFiles(ctx, paths); err != nil {
+		return err
+	}
+	u.filesSynced = true
 	return nil
 }
 

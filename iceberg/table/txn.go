@@ -23,6 +23,8 @@ type Txn struct {
 	tables map[string]*txnTable
 	order  []string
 	done   bool
+	// committed are the versions a successful Commit installed.
+	committed []*Table
 }
 
 type txnTable struct {
@@ -221,7 +223,9 @@ func (x *Txn) Commit(ctx context.Context) error {
 					u.report(ctx, tt.last[k], n, started, nil)
 					u.removeReplacedManifests(ctx, tt.last[k])
 				}
-				x.env.remember(&Table{env: x.env, ident: tt.ident, meta: at.meta, location: at.location, list: tt.last[len(tt.last)-1].list})
+				committed := &Table{env: x.env, ident: tt.ident, meta: at.meta, location: at.location, list: tt.last[len(tt.last)-1].list}
+				x.env.remember(committed)
+				x.committed = append(x.committed, committed)
 				deleteOldMetadata(ctx, at.base, at)
 				x.removeUnreferenced(ctx, tt)
 			}
@@ -407,6 +411,9 @@ func (x *Txn) abandon(ctx context.Context) {
 		}
 	}
 }
+
+// Committed returns the table versions a successful Commit installed.
+func (x *Txn) Committed() []*Table { return x.committed }
 
 // Written reports whether the transaction has staged any write.
 func (x *Txn) Written() bool {
