@@ -19,6 +19,9 @@ func deep(n int, open, leaf, close string) string {
 // with planner.ErrTooDeep (they overflowed the Go stack, which ends the
 // process), and a chain of 10,000 ANDs below it still binds and answers. In a child process with a capped stack and memory.
 func TestDeepExpressions(t *testing.T) {
+	if raceEnabled {
+		t.Skip("depth limits test no concurrency; skipped under -race (too slow there)")
+	}
 	childtest.Run(t, "TestDeepExpressions", func(t *testing.T) {
 		db := openDB(t, t.TempDir())
 		mustExec(t, db, "CREATE TABLE t (x int)")
