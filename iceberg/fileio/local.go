@@ -110,13 +110,6 @@ func (l *Local) Open(_ context.Context, location string) (InputFile, error) {
 	if err != nil {
 		return nil, err
 	}
-	if _, err := os.Lstat(p); errors.Is(err, fs.ErrNotExist) {
-		if lp := legacyPath(location); lp != "" {
-			if _, err := os.Lstat(lp); err == nil {
-				p = lp // a percent-encoded location of an older table
-			}
-		}
-	}
 	f, st, err := openRegular(p, location)
 	if err != nil {
 		return nil, err
@@ -138,6 +131,13 @@ func openRegular(p, location string) (*os.File, fs.FileInfo, error) {
 		return nil, nil, &PathError{Op: "open", Location: location, Err: ErrNotAFile}
 	}
 	f, err := os.Open(p)
+	if errors.Is(err, fs.ErrNotExist) {
+		if lp := legacyPath(location); lp != "" {
+			if lf, lerr := os.Open(lp); lerr == nil {
+				f, err = lf, nil
+			}
+		}
+	}
 	if err != nil {
 		return nil, nil, wrapOS("open", location, err)
 	}
