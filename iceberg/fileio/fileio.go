@@ -1,7 +1,6 @@
 // Package fileio is the storage interface of icesql: every data, delete,
 // manifest and metadata file is read and written through a FileIO, and
-// addressed by its location as it appears in table metadata (file:///abs/path,
-// the path literal, as Java writes it).
+// addressed by a URI (file:///abs/path) as it appears in table metadata.
 package fileio
 
 import (

@@ -15,8 +15,7 @@ import (
 )
 
 // Local is a FileIO on the local file system. Locations are file:// URIs
-// holding the path literally, or plain absolute paths; files of tables
-// whose locations were written percent-encoded are found too.
+// or plain absolute paths.
 type Local struct {
 	// NoSync skips fsync on Close. Only for tests and benchmarks that say
 	// so; a commit may reference a file only once it is durable.
@@ -28,24 +27,20 @@ var (
 	_ LazySyncer = (*Local)(nil)
 )
 
-// LocalPath converts a location into an OS path. A location is the
-// literal path after "file:" and an empty or localhost authority, as Java
-// (Hadoop's Path over the local file system), PyIceberg and Spark read it:
-// nothing is percent-decoded, so a partition directory "s=a%2Fb" is a
-// file name holding "%2F". Plain paths are taken as they are.
+// LocalPath converts a file:// URI (or a plain path) into an OS path.
 func LocalPath(location string) (string, error) {
-	if rest, ok := strings.CutPrefix(location, "file:"); ok {
-		if after, ok := strings.CutPrefix(rest, "//"); ok {
-			host, _, _ := strings.Cut(after, "/")
-			if host != "" && host != "localhost" {
-				return "", &PathError{Op: "parse", Location: location, Err: ErrBadLocation}
-			}
-			rest = after[len(host):]
+	if strings.HasPrefix(location, "file:") {
+		u, err := url.Parse(location)
+		if err != nil {
+			return "", &PathError{Op: "parse", Location: location, Err: err}
 		}
-		if !strings.HasPrefix(rest, "/") {
+		if u.Host != "" && u.Host != "localhost" {
 			return "", &PathError{Op: "parse", Location: location, Err: ErrBadLocation}
 		}
-		return filepath.FromSlash(rest), nil
+		if u.Path == "" {
+			return "", &PathError{Op: "parse", Location: location, Err: ErrBadLocation}
+		}
+		return filepath.FromSlash(u.Path), nil
 	}
 	if strings.Contains(location, "://") {
 		return "", &PathError{Op: "parse", Location: location, Err: ErrBadLocation}
@@ -53,53 +48,14 @@ func LocalPath(location string) (string, error) {
 	return location, nil
 }
 
-// legacyPath is the percent-decoded reading of a file: location, as
-// iceberg-go and earlier icesql versions read (and wrote) them: their
-// files of "file:///a%20b" are in "/a b". Empty when it is the literal
-// path, when decoding fails, or when decoding yields "." or ".." segments
-// (an encoded "%2F..%2F" must never reach outside its directory).
-func legacyPath(location string) string {
-	if !strings.HasPrefix(location, "file:") || !strings.Contains(location, "%") {
-		return ""
-	}
-	u, err := url.Parse(location)
-	if err != nil || u.Path == "" || (u.Host != "" && u.Host != "localhost") {
-		return ""
-	}
-	for _, seg := range strings.Split(u.Path, "/") {
-		if seg == "." || seg == ".." {
-			return ""
-		}
-	}
-	p := filepath.FromSlash(u.Path)
-	if lit, err := LocalPath(location); err == nil && lit == p {
-		return ""
-	}
-	return p
-}
-
-// LocalPaths are the OS paths a location may name: the literal path, then
-// the legacy percent-decoded one when it differs.
-func LocalPaths(location string) ([]string, error) {
-	p, err := LocalPath(location)
-	if err != nil {
-		return nil, err
-	}
-	if lp := legacyPath(location); lp != "" {
-		return []string{p, lp}, nil
-	}
-	return []string{p}, nil
-}
-
-// LocalURI converts an OS path into an absolute file:// location holding
-// the path literally (spaces, colons and percent signs as they are), as
-// Java writes locations.
+// LocalURI converts an OS path into an absolute file:// URI.
 func LocalURI(path string) (string, error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return "", err
 	}
-	return "file://" + filepath.ToSlash(abs), nil
+	u := url.URL{Scheme: "file", Path: filepath.ToSlash(abs)}
+	return u.String(), nil
 }
 
 // Open implements FileIO. Only regular files open: a directory, a device
@@ -131,13 +87,6 @@ func openRegular(p, location string) (*os.File, fs.FileInfo, error) {
 		return nil, nil, &PathError{Op: "open", Location: location, Err: ErrNotAFile}
 	}
 	f, err := os.Open(p)
-	if errors.Is(err, fs.ErrNotExist) {
-		if lp := legacyPath(location); lp != "" {
-			if lf, lerr := os.Open(lp); lerr == nil {
-				f, err = lf, nil
-			}
-		}
-	}
 	if err != nil {
 		return nil, nil, wrapOS("open", location, err)
 	}
@@ -242,13 +191,7 @@ func (l *Local) Remove(_ context.Context, location string) error {
 	if err != nil {
 		return err
 	}
-	err = os.Remove(p)
-	if errors.Is(err, fs.ErrNotExist) {
-		if lp := legacyPath(location); lp != "" {
-			err = os.Remove(lp)
-		}
-	}
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+	if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return wrapOS("remove", location, err)
 	}
 	return nil
