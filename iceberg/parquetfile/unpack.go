@@ -21,7 +21,7 @@ func unpackGroups[T int32 | byte](src []byte, w uint, out []T) {
 	size := unsafe.Sizeof(zero)
 	if w <= 8 {
 		// A group is at most 8 bytes: one load yields all its values.
-		for range groups {
+		for g := range groups {
 			x := *(*uint64)(p)
 			*(*T)(o) = T(x & mask)
 			*(*T)(unsafe.Add(o, size)) = T(x >> w & mask)
@@ -31,6 +31,9 @@ func unpackGroups[T int32 | byte](src []byte, w uint, out []T) {
 			*(*T)(unsafe.Add(o, 5*size)) = T(x >> (5 * w) & mask)
 			*(*T)(unsafe.Add(o, 6*size)) = T(x >> (6 * w) & mask)
 			*(*T)(unsafe.Add(o, 7*size)) = T(x >> (7 * w) & mask)
+			if g+1 == groups {
+				break // o would point one past out, outside its allocation (checkptr)
+			}
 			p = unsafe.Add(p, w)
 			o = unsafe.Add(o, 8*size)
 		}
@@ -44,7 +47,7 @@ func unpackGroups[T int32 | byte](src []byte, w uint, out []T) {
 		bit := uint(j) * w
 		at[j], sh[j] = uintptr(bit>>3), bit&7
 	}
-	for range groups {
+	for g := range groups {
 		*(*T)(o) = T(*(*uint64)(p) >> sh[0] & mask)
 		*(*T)(unsafe.Add(o, size)) = T(*(*uint64)(unsafe.Add(p, at[1])) >> sh[1] & mask)
 		*(*T)(unsafe.Add(o, 2*size)) = T(*(*uint64)(unsafe.Add(p, at[2])) >> sh[2] & mask)
@@ -53,6 +56,9 @@ func unpackGroups[T int32 | byte](src []byte, w uint, out []T) {
 		*(*T)(unsafe.Add(o, 5*size)) = T(*(*uint64)(unsafe.Add(p, at[5])) >> sh[5] & mask)
 		*(*T)(unsafe.Add(o, 6*size)) = T(*(*uint64)(unsafe.Add(p, at[6])) >> sh[6] & mask)
 		*(*T)(unsafe.Add(o, 7*size)) = T(*(*uint64)(unsafe.Add(p, at[7])) >> sh[7] & mask)
+		if g+1 == groups {
+			break // o would point one past out, outside its allocation (checkptr)
+		}
 		p = unsafe.Add(p, w)
 		o = unsafe.Add(o, 8*size)
 	}
