@@ -42,6 +42,11 @@ var (
 	// backslash, a control character, a dot in a namespace level, too
 	// long; see CheckIdentifier). Every catalog returns it for such names.
 	ErrInvalidIdentifier = errors.New("iceberg: invalid identifier")
+	// ErrTooLarge: a file, or a section a file's own length fields
+	// announce, is larger than its reader will hold in memory (see
+	// MaxMetadataFileBytes and the limits of the manifest, Parquet and
+	// Puffin readers); nothing is allocated for it.
+	ErrTooLarge = errors.New("iceberg: file too large")
 )
 
 // ValidationError reports that a row-level operation conflicts with commits

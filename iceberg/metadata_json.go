@@ -9,9 +9,14 @@ import (
 	"slices"
 )
 
-// maxMetadataBytes bounds the decompressed size of a gzip metadata file so
-// a corrupt or hostile file cannot exhaust memory.
-const maxMetadataBytes = 1 << 30
+// MaxMetadataFileBytes bounds a table or view metadata file, and the
+// decompressed size of a gzipped one, so a corrupt or hostile file (or a
+// catalog row naming a huge one) cannot exhaust memory: readers refuse
+// larger files with ErrTooLarge before allocating for them. Tables with
+// tens of thousands of snapshots stay well below it.
+const MaxMetadataFileBytes = 256 << 20
+
+const maxMetadataBytes = MaxMetadataFileBytes
 
 type metadataJSON struct {
 	FormatVersion       *int                      `json:"format-version"`
@@ -77,7 +82,7 @@ func ParseMetadata(data []byte) (*TableMetadata, error) {
 			return nil, metaErrorf(ErrInvalidMetadata, "bad gzip data: %v", err)
 		}
 		if len(plain) > maxMetadataBytes {
-			return nil, metaErrorf(ErrInvalidMetadata, "decompressed metadata exceeds %d bytes", maxMetadataBytes)
+			return nil, fmt.Errorf("%w: %w: decompressed metadata exceeds %d bytes", ErrInvalidMetadata, ErrTooLarge, maxMetadataBytes)
 		}
 		data = plain
 	}

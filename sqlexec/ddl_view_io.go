@@ -10,6 +10,7 @@ import (
 
 	"github.com/icesql/icesql/catalog"
 	"github.com/icesql/icesql/iceberg"
+	"github.com/icesql/icesql/iceberg/fileio"
 	"github.com/icesql/icesql/iceberg/table"
 )
 
@@ -80,12 +81,9 @@ func (e *Engine) parseViewFile(ctx context.Context, location string) (*iceberg.V
 		return nil, err
 	}
 	defer f.Close()
-	if f.Size() > maxViewMetadataSize {
-		return nil, fmt.Errorf("%w: %s is %d bytes (limit %d)", iceberg.ErrInvalidViewMetadata, location, f.Size(), maxViewMetadataSize)
-	}
-	buf := make([]byte, f.Size())
-	if _, err := f.ReadAt(buf, 0); err != nil {
-		return nil, fmt.Errorf("read %s: %w", location, err)
+	buf, err := fileio.ReadAll(f, maxViewMetadataSize)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", iceberg.ErrInvalidViewMetadata, err)
 	}
 	meta, err := iceberg.ParseViewMetadata(buf)
 	if err != nil {

@@ -4,11 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"io"
+	"fmt"
 	"net/http"
 
 	"github.com/icesql/icesql/catalog"
 	"github.com/icesql/icesql/iceberg"
+	"github.com/icesql/icesql/iceberg/fileio"
 	"github.com/icesql/icesql/internal/restapi"
 )
 
@@ -130,9 +131,9 @@ func (c *Catalog) readView(ctx context.Context, location string) (*iceberg.ViewM
 		return nil, err
 	}
 	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, 64<<20))
+	data, err := fileio.ReadAll(f, iceberg.MaxMetadataFileBytes)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%w: %w", iceberg.ErrInvalidViewMetadata, err)
 	}
 	return iceberg.ParseViewMetadata(data)
 }

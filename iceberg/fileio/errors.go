@@ -20,6 +20,9 @@ var (
 	// ErrNotAFile: Open found a directory, device, FIFO or socket at the
 	// location, not a regular file. Matches iceberg.ErrNotFound.
 	ErrNotAFile = &sentinel{"fileio: not a regular file", iceberg.ErrNotFound}
+	// ErrTooLarge: ReadAll found a file larger than its limit. Matches
+	// iceberg.ErrTooLarge.
+	ErrTooLarge = &sentinel{"fileio: file too large", iceberg.ErrTooLarge}
 )
 
 // sentinel is a sentinel error that also matches a root sentinel of

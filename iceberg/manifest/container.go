@@ -28,6 +28,8 @@ type container struct {
 
 var errShort = errors.New("unexpected end of file")
 
+var avroMagic = []byte{'O', 'b', 'j', 1}
+
 // byteReader reads Avro's framing primitives with bounds checks.
 type byteReader struct {
 	b   []byte
@@ -65,7 +67,7 @@ func (r *byteReader) bytes(n int64) ([]byte, error) {
 func readContainer(data []byte) (*container, error) {
 	r := &byteReader{b: data}
 	magic, err := r.bytes(4)
-	if err != nil || !bytes.Equal(magic, []byte{'O', 'b', 'j', 1}) {
+	if err != nil || !bytes.Equal(magic, avroMagic) {
 		return nil, errors.New("not an avro object container file (bad magic)")
 	}
 	meta := map[string][]byte{}

@@ -1,6 +1,7 @@
 package manifest
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"iter"
@@ -36,7 +37,10 @@ func openContainer(r io.Reader, opts []ReadOption) (readConfig, *container, erro
 	for _, o := range opts {
 		o(&cfg)
 	}
-	data, err := io.ReadAll(r)
+	data, err := readAll(r)
+	if errors.Is(err, iceberg.ErrTooLarge) {
+		return cfg, nil, corrupt(cfg.path, err)
+	}
 	if err != nil {
 		return cfg, nil, err
 	}

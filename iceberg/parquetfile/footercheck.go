@@ -5,11 +5,19 @@ import (
 	"errors"
 	"fmt"
 	"io"
+
+	"github.com/icesql/icesql/iceberg"
 )
 
 // maxThriftDepth bounds struct and container nesting in a footer; real
 // footers nest a handful of levels, and parquet-go decodes recursively.
 const maxThriftDepth = 64
+
+// MaxFooterBytes bounds a file's footer (its metadata, which is read
+// whole): a longer footer length is refused with iceberg.ErrTooLarge
+// before anything is allocated. Real footers are kilobytes to a few
+// megabytes (thousands of row groups of wide tables).
+const MaxFooterBytes = 256 << 20
 
 // checkFooter reads the footer of a file of size bytes and checks what
 // parquet-go trusts when decoding it: the footer length (it allocates
@@ -26,6 +34,9 @@ func checkFooter(r io.ReaderAt, size int64) error {
 	n := int64(binary.LittleEndian.Uint32(tail[:4]))
 	if n > size-12 {
 		return fmt.Errorf("footer of %d bytes in a file of %d", n, size)
+	}
+	if n > MaxFooterBytes {
+		return fmt.Errorf("%w: footer of %d bytes, the limit is %d", iceberg.ErrTooLarge, n, MaxFooterBytes)
 	}
 	footer := make([]byte, n)
 	if _, err := r.ReadAt(footer, size-8-n); err != nil && err != io.EOF {

@@ -36,7 +36,7 @@ func Open(r io.ReaderAt, size int64) (rd *Reader, err error) {
 	}()
 	// parquet-go sizes allocations from footer fields; check them first.
 	if err := checkFooter(r, size); err != nil {
-		return nil, corrupt("%v", err)
+		return nil, corrupt("%w", err)
 	}
 	f, err := parquet.OpenFile(r, size, parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true), parquet.ReadBufferSize(1<<20))
 	if err != nil {

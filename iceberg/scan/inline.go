@@ -170,6 +170,15 @@ type countingReader struct {
 	n int64
 }
 
+// Size is the underlying file's, when it has one (the manifest reader
+// refuses oversized files unread).
+func (c *countingReader) Size() int64 {
+	if s, ok := c.r.(interface{ Size() int64 }); ok {
+		return s.Size()
+	}
+	return -1
+}
+
 func (c *countingReader) Read(p []byte) (int, error) {
 	n, err := c.r.Read(p)
 	c.n += int64(n)

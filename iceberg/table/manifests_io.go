@@ -1,7 +1,6 @@
 package table
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 
@@ -26,7 +25,7 @@ func ManifestsOf(ctx context.Context, fio fileio.FileIO, s *iceberg.Snapshot) ([
 		return nil, err
 	}
 	defer f.Close()
-	mfs, err := manifest.ReadManifestList(bufio.NewReaderSize(f, 64<<10), manifest.WithPath(s.ManifestList))
+	mfs, err := manifest.ReadManifestList(f, manifest.WithPath(s.ManifestList))
 	if err != nil {
 		return nil, &iceberg.CorruptFileError{Path: s.ManifestList, Kind: iceberg.ErrInvalidManifest, Err: err}
 	}
@@ -47,7 +46,7 @@ func EntriesOf(ctx context.Context, fio fileio.FileIO, meta *iceberg.TableMetada
 			opts = append(opts, manifest.WithPartitionType(pt))
 		}
 	}
-	entries, err := manifest.ReadManifestEntries(bufio.NewReaderSize(f, 64<<10), mf, opts...)
+	entries, err := manifest.ReadManifestEntries(f, mf, opts...)
 	if err != nil {
 		return nil, &iceberg.CorruptFileError{Path: mf.Path, Kind: iceberg.ErrInvalidManifest, Err: err}
 	}

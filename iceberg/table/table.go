@@ -12,7 +12,6 @@ package table
 import (
 	"context"
 	"fmt"
-	"io"
 	"slices"
 	"strings"
 	"time"
@@ -110,14 +109,15 @@ func LoadAt(ctx context.Context, env *Env, ident Identifier, metadataLocation st
 }
 
 // ReadMetadata reads and parses a metadata.json (gzipped when its name
-// says .gz.metadata.json).
+// says .gz.metadata.json). A file over iceberg.MaxMetadataFileBytes is
+// refused unread (iceberg.ErrTooLarge).
 func ReadMetadata(ctx context.Context, fio fileio.FileIO, location string) (*iceberg.TableMetadata, error) {
 	f, err := fio.Open(ctx, location)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	data, err := io.ReadAll(f)
+	data, err := fileio.ReadAll(f, iceberg.MaxMetadataFileBytes)
 	if err != nil {
 		return nil, &iceberg.CorruptFileError{Path: location, Kind: iceberg.ErrInvalidMetadata, Err: err}
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/icesql/icesql/catalog"
 	"github.com/icesql/icesql/iceberg"
+	"github.com/icesql/icesql/iceberg/fileio"
 	"github.com/icesql/icesql/internal/restapi"
 )
 
@@ -29,12 +30,9 @@ func (s *Server) readView(ctx context.Context, location string) (*iceberg.ViewMe
 		return nil, err
 	}
 	defer f.Close()
-	if f.Size() > maxBodyBytes {
-		return nil, fmt.Errorf("%w: view metadata %s is %d bytes", iceberg.ErrInvalidViewMetadata, location, f.Size())
-	}
-	data := make([]byte, f.Size())
-	if _, err := f.ReadAt(data, 0); err != nil {
-		return nil, err
+	data, err := fileio.ReadAll(f, iceberg.MaxMetadataFileBytes)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", iceberg.ErrInvalidViewMetadata, err)
 	}
 	return iceberg.ParseViewMetadata(data)
 }
