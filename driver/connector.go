@@ -88,6 +88,7 @@ func (c *connector) open(ctx context.Context) (*sqlexec.Engine, error) {
 		MemoryLimit:            c.cfg.MemoryLimit,
 		SpillDir:               c.cfg.SpillDir,
 		AllowExternalLocations: c.cfg.AllowExternalLocations,
+		DisableCopyTo:          c.cfg.DisableCopyTo,
 	})
 	if err != nil {
 		return nil, err

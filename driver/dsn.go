@@ -57,6 +57,9 @@ type Config struct {
 	// write.metadata.path, remove_orphan_files' location. Off by default.
 	// DSN: allow_external_locations=true.
 	AllowExternalLocations bool
+	// DisableCopyTo refuses COPY ... TO, which writes result files on the
+	// host (never inside the warehouse). DSN: allow_copy_to=false.
+	DisableCopyTo bool
 
 	// MetricsReporter receives a report of every commit. Not part of the DSN.
 	MetricsReporter iceberg.MetricsReporter
@@ -69,7 +72,8 @@ const (
 )
 
 var dsnKeys = map[string]bool{"catalog_file": true, "catalog_uri": true, "catalog": true, "namespace": true, "mode": true,
-	"memory_limit": true, "spill_dir": true, "allow_external_locations": true}
+	"memory_limit": true, "spill_dir": true, "allow_external_locations": true,
+	"allow_copy_to": true}
 
 // ParseDSN parses a DSN into a Config with every default filled in.
 func ParseDSN(dsn string) (*Config, error) {
@@ -104,7 +108,7 @@ func ParseDSN(dsn string) (*Config, error) {
 	}
 	for k, vs := range values {
 		if !dsnKeys[k] {
-			return nil, &DSNError{DSN: dsn, Msg: fmt.Sprintf("unknown option %q (known: catalog_uri, catalog_file, catalog, namespace, mode, memory_limit, spill_dir, allow_external_locations)", k)}
+			return nil, &DSNError{DSN: dsn, Msg: fmt.Sprintf("unknown option %q (known: catalog_uri, catalog_file, catalog, namespace, mode, memory_limit, spill_dir, allow_external_locations, allow_copy_to)", k)}
 		}
 		if len(vs) != 1 {
 			return nil, &DSNError{DSN: dsn, Msg: fmt.Sprintf("option %q given %d times", k, len(vs))}
@@ -147,6 +151,12 @@ func ParseDSN(dsn string) (*Config, error) {
 				return nil, &DSNError{DSN: dsn, Msg: fmt.Sprintf("allow_external_locations %q: want true or false", v)}
 			}
 			cfg.AllowExternalLocations = b
+		case "allow_copy_to":
+			b, err := strconv.ParseBool(v)
+			if err != nil {
+				return nil, &DSNError{DSN: dsn, Msg: fmt.Sprintf("allow_copy_to %q: want true or false", v)}
+			}
+			cfg.DisableCopyTo = !b
 		case "mode":
 			switch Mode(v) {
 			case ModeReadWrite, ModeReadOnly:
@@ -216,6 +226,9 @@ func (c *Config) FormatDSN() string {
 	}
 	if n.AllowExternalLocations {
 		q.Set("allow_external_locations", "true")
+	}
+	if n.DisableCopyTo {
+		q.Set("allow_copy_to", "false")
 	}
 	path := n.Warehouse
 	// A path that would read as a URI or carries '?' goes out as a file: URI.

@@ -55,6 +55,9 @@ type Config struct {
 	// remove_orphan_files reach outside the warehouse directory
 	// (ddl_location.go lists what stays refused).
 	AllowExternalLocations bool
+	// DisableCopyTo refuses COPY ... TO, the statement that writes files
+	// outside the warehouse (copyto.go), with ErrCopyToDisabled.
+	DisableCopyTo bool
 }
 
 // Engine is one warehouse and its catalog, shared by many sessions. It is

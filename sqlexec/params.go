@@ -58,6 +58,10 @@ func tidbRoots(stmt parser.Statement) []ast.Node {
 		return tidbRoots(s.Stmt)
 	case *parser.CallStmt:
 		return callArgRoots(s)
+	case *parser.CopyToStmt:
+		if s.Query != nil {
+			return []ast.Node{s.Query.Node}
+		}
 	}
 	return nil
 }

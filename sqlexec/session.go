@@ -182,6 +182,9 @@ func (s *Session) execOne(ctx context.Context, st parser.Statement) (Result, err
 	if x, ok := st.(*parser.NoIcebergFeatureStmt); ok {
 		return Result{}, noIcebergFeature(x.Feature, x.Verb)
 	}
+	if x, ok := st.(*parser.CopyToStmt); ok {
+		return s.copyTo(ctx, x)
+	}
 	if isWrite(st) {
 		return s.runWrite(ctx, st)
 	}
@@ -242,6 +245,12 @@ func (s *Session) queryOne(ctx context.Context, st parser.Statement) (*Rows, err
 		return s.explain(ctx, x)
 	case *parser.CallStmt:
 		return s.call(ctx, x)
+	case *parser.CopyToStmt:
+		res, err := s.copyTo(ctx, x)
+		if err != nil {
+			return nil, err
+		}
+		return memRows(schemaOf(field("count", tLong, false)), [][]any{{res.RowsAffected}})
 	case *parser.SetPropertyStmt:
 		return s.setProperty(x)
 	case *parser.ResetPropertyStmt:

@@ -88,6 +88,7 @@ func run(args []string, stdin *os.File, stdout, stderr io.Writer) int {
 	defer conn.Close()
 
 	sh := shell.New(conn, stdout, stderr)
+	defer sh.Close()
 	sh.Format = f
 	sh.ErrIsTerminal = isTerminal(stderr)
 	interactive := *command == "" && *file == "" && term.IsTerminal(int(stdin.Fd()))

@@ -183,6 +183,8 @@ func (c *parseCtx) extension(from, to int) func(*cursor) (Statement, error) {
 		return parseMerge
 	case "CALL":
 		return parseCall
+	case "COPY":
+		return parseCopy
 	}
 	return nil
 }

@@ -14,6 +14,9 @@ func TestCanonicalString(t *testing.T) {
 	tests := []struct{ in, want string }{
 		{"create namespace if not exists a.b comment 'c' with dbproperties ('k'='v')", "CREATE NAMESPACE IF NOT EXISTS a.b COMMENT 'c' WITH DBPROPERTIES ('k' = 'v')"},
 		{"CREATE DATABASE db", "CREATE NAMESPACE db"},
+		{"copy (select a from t where s = ')') to 'o''s.csv' with (format csv, header false, delimiter '|')", "COPY (select a from t where s = ')') TO 'o''s.csv' (FORMAT csv, HEADER false, DELIMITER '|')"},
+		{"COPY ns.t TO 'x.txt' WITH CSV HEADER NULL 'NA'", "COPY ns.t TO 'x.txt' (FORMAT csv, HEADER, NULL 'NA')"},
+		{"COPY t TO 'x.parquet' (OVERWRITE)", "COPY t TO 'x.parquet' (OVERWRITE)"},
 		{"create schema `my db`", "CREATE NAMESPACE `my db`"},
 		{"DROP SCHEMA IF EXISTS db CASCADE", "DROP NAMESPACE IF EXISTS db CASCADE"},
 		{"show databases", "SHOW NAMESPACES"},
@@ -177,6 +180,10 @@ func TestErrors(t *testing.T) {
 		{"drop namespace", 1, 15},
 		{"select /* unterminated", 1, 8},
 		{"select `a", 1, 8},
+		{"copy t from 'x.csv'", 1, 8},
+		{"copy (select 1 to 'x'", 1, 7},
+		{"copy t to x.csv", 1, 11},
+		{"copy t to 'x' (format csv,)", 1, 27},
 	}
 	for _, tc := range tests {
 		t.Run(tc.in, func(t *testing.T) {

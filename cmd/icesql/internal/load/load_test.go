@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
@@ -280,8 +281,17 @@ func TestParseCopy(t *testing.T) {
 		{"t FROM 'a.jsonl' WITH (NULL 'x')", Copy{}, false},
 		{"t FROM 'a.parquet' WITH (QUOTE 'x')", Copy{}, false},
 		{"t FROM 'a.txt'", Copy{}, false},
-		{"t FROM a.csv", Copy{}, false},
-		{"t TO 'a.csv'", Copy{}, false},
+		{"t FROM a.csv", Copy{Table: "t", File: "a.csv", Options: Options{Format: "csv", Header: true}}, true},
+		{"t FROM ./dir/a.csv CSV HEADER", Copy{Table: "t", File: "./dir/a.csv", Options: Options{Format: "csv", Header: true}}, true},
+		{"t FROM 'a.txt' WITH CSV DELIMITER '|'", Copy{Table: "t", File: "a.txt", Options: Options{Format: "csv", Header: true, Delimiter: '|'}}, true},
+		{"t FROM 'a.txt' WITH (FORMAT csv, HEADER)", Copy{Table: "t", File: "a.txt", Options: Options{Format: "csv", Header: true}}, true},
+		{"t FROM 'a.csv' (HEADER false)", Copy{Table: "t", File: "a.csv", Options: Options{Format: "csv"}}, true},
+		{"t TO 'a.csv'", Copy{Table: "t", To: true, File: "a.csv"}, true},
+		{"(SELECT 'a)', \"b(\" FROM t) TO out.parquet", Copy{Query: "SELECT 'a)', \"b(\" FROM t", To: true, File: "out.parquet"}, true},
+		{"(SELECT 1) FROM 'a.csv'", Copy{}, false},
+		{"(SELECT 1 TO 'a.csv'", Copy{}, false},
+		{"t FROM 'a.csv' WITH (HEADER,)", Copy{}, false},
+		{"t FROM 'a.csv' DELIMITER", Copy{}, false},
 		{"t FROM 'a.csv' WITH (FORMAT xml)", Copy{}, false},
 		{"t FROM 'a.csv' WITH (HEADER maybe)", Copy{}, false},
 		{"t FROM 'a.csv' WITH (DELIMITER ',,')", Copy{}, false},
@@ -303,7 +313,8 @@ func TestParseCopy(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if *got != tt.want {
+			got.Raw = nil
+			if !reflect.DeepEqual(*got, tt.want) {
 				t.Fatalf("got %+v want %+v", *got, tt.want)
 			}
 		})

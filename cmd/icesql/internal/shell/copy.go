@@ -9,6 +9,8 @@ import (
 
 	"github.com/icesql/icesql/cmd/icesql/internal/format"
 	"github.com/icesql/icesql/cmd/icesql/internal/load"
+	"github.com/icesql/icesql/driver"
+	"github.com/icesql/icesql/sqlexec/export"
 )
 
 // progressDelay is how long a load runs before its progress bar shows.
@@ -19,6 +21,9 @@ func (s *Shell) copy(ctx context.Context, args string) error {
 	c, err := load.ParseCopy(args)
 	if err != nil {
 		return err
+	}
+	if c.To {
+		return s.copyTo(ctx, c)
 	}
 	desc, err := s.query(ctx, "DESCRIBE "+c.Table)
 	if err != nil {
@@ -50,6 +55,63 @@ func (s *Shell) copy(ctx context.Context, args string) error {
 	s.cache.mu.Lock()
 	s.cache.fetched = time.Time{}
 	s.cache.mu.Unlock()
+	return nil
+}
+
+// copyTo runs `\copy (query) TO file` and `\copy table TO file`: the
+// query runs through the connection and the shell writes the file, as
+// psql's \copy does, replacing an existing file (OVERWRITE false keeps
+// it). The file STDOUT is the shell's output.
+func (s *Shell) copyTo(ctx context.Context, c *load.Copy) error {
+	opts := export.DefaultOptions()
+	opts.Overwrite = true
+	var csvOnly []string
+	for _, o := range c.Raw {
+		if err := opts.Set(o.Name, o.Value, o.HasValue); err != nil {
+			return fmt.Errorf("%w: %w", ErrUsage, err)
+		}
+		if export.IsCSVOnly(o.Name) {
+			csvOnly = append(csvOnly, o.Name)
+		}
+	}
+	toStdout := strings.EqualFold(c.File, "stdout")
+	if toStdout && opts.Format == "" {
+		opts.Format = export.CSV
+	}
+	if err := opts.Normalize(c.File); err != nil {
+		return fmt.Errorf("%w: %w", ErrUsage, err)
+	}
+	if err := opts.CheckFormatOptions(csvOnly); err != nil {
+		return fmt.Errorf("%w: %w", ErrUsage, err)
+	}
+	q := c.Query
+	if q == "" {
+		q = "SELECT * FROM " + c.Table
+	}
+	var n int64
+	err := s.Conn.Raw(func(dc any) error {
+		ac, ok := dc.(driver.ArrowConn)
+		if !ok {
+			return fmt.Errorf("the connection has no Arrow results")
+		}
+		r, err := ac.QueryArrow(ctx, q)
+		if err != nil {
+			return err
+		}
+		defer r.Release()
+		if toStdout {
+			n, err = export.Write(ctx, s.Out, export.FromReader(r), opts)
+		} else {
+			n, err = export.WriteFile(ctx, c.File, export.FromReader(r), opts)
+		}
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	if s.Terminal && !toStdout {
+		fmt.Fprintf(s.Out, "COPY %d %s\n", n, plural(n, "row"))
+	}
 	return nil
 }
 

@@ -22,11 +22,24 @@ const helpText = `Meta-commands:
   \timing [on|off]   print each statement's run time
   \copy table FROM 'file' [WITH (option value, ...)]
                      bulk-load a file into a table. Options: FORMAT csv|jsonl|parquet
-                     (default from the extension); for CSV: HEADER true|false,
-                     DELIMITER ',', QUOTE '"', ESCAPE (default the quote), NULL ''
-                     (an unquoted field equal to it is NULL; "" quoted is a string).
-                     JSON lines fill list, map and struct columns from arrays and objects.
-SQL statements end with ';' and may span lines. Ctrl-C cancels a running statement.
+                     (default from the extension); for CSV: HEADER true|false
+                     (default true), DELIMITER ',', QUOTE '"', ESCAPE (default the
+                     quote), NULL '' (an unquoted field equal to it is NULL; "" quoted
+                     is a string). JSON lines fill list, map and struct columns from
+                     arrays and objects.
+  \copy (query) TO 'file' [WITH (option value, ...)]
+  \copy table TO 'file' [...]
+                     write a result to a file (replacing it; OVERWRITE false keeps an
+                     existing one). Options: FORMAT csv|json|parquet (default from
+                     the extension; json is one object per line); for CSV: HEADER
+                     true|false (default true), DELIMITER ',', NULL ''. The file STDOUT
+                     prints CSV. psql's spellings work too: WITH CSV HEADER,
+                     (FORMAT csv, HEADER), DELIMITER '|', unquoted file names.
+  \o [file]          send query results to file (created or truncated); \o alone
+                     sends them to the terminal again
+SQL statements end with ';' and may span lines. COPY (query) TO 'file'
+[(FORMAT parquet|csv|json, ...)] writes a result from SQL (a new file unless
+OVERWRITE; never inside the warehouse). Ctrl-C cancels a running statement.
 Rows print as they arrive. The aligned format sizes its columns from the first
 1000 rows; a wider value later overflows its column instead of re-aligning.
 `
@@ -98,8 +111,18 @@ func (s *Shell) meta(ctx context.Context, line string) error {
 		return s.show(ctx, "SELECT committed_at, snapshot_id, parent_id, operation, summary FROM "+args+".snapshots ORDER BY committed_at")
 	case `\copy`:
 		return s.copy(ctx, args)
+	case `\o`, `\out`:
+		return s.setOutput(unquote(args))
 	}
 	return fmt.Errorf("%w: %s (try \\help)", ErrUnknownMeta, cmd)
+}
+
+// unquote strips one pair of single quotes ('it”s' is it's).
+func unquote(s string) string {
+	if len(s) >= 2 && s[0] == '\'' && s[len(s)-1] == '\'' {
+		return strings.ReplaceAll(s[1:len(s)-1], "''", "'")
+	}
+	return s
 }
 
 func onOff(b bool) string {

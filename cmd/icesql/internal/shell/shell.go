@@ -39,6 +39,8 @@ type Shell struct {
 	// prompt (a second Tab lists them).
 	ShowCandidates func(list string)
 
+	redir *redirect // \o file
+
 	cache          completionCache
 	statementSoFar string // earlier lines of the statement being typed
 	lastTab        string // the line up to the cursor at the last Tab that completed nothing
