@@ -1,6 +1,7 @@
 package sqlite
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/icesql/icesql/catalog"
@@ -30,6 +31,10 @@ var (
 	// ErrInvalidRow: a catalog row holds a value the catalog cannot use
 	// (for example a table row without a metadata location).
 	ErrInvalidRow = catalog.ErrInvalidRow
+	// ErrBusy: another connection or process held the catalog's write
+	// lock past the busy timeout (Options.BusyTimeout); nothing was
+	// changed. A commit that meets it also matches iceberg.ErrCommitFailed.
+	ErrBusy = catalog.ErrBusy
 )
 
 // CatalogError names the operation and the table or namespace an error is
@@ -50,6 +55,9 @@ func (e *CatalogError) Error() string {
 func (e *CatalogError) Unwrap() error { return e.Err }
 
 func newError(op, name string, err error) error {
+	if isBusy(err) && !errors.Is(err, ErrBusy) {
+		err = fmt.Errorf("%w: %w", ErrBusy, err)
+	}
 	return &CatalogError{Op: op, Table: name, Err: err}
 }
 

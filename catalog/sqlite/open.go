@@ -93,15 +93,7 @@ func (c *Catalog) open(ctx context.Context, path string, busy time.Duration) err
 		if err := enableWAL(ctx, c.write, busy); err != nil {
 			return classifyOpenError(err)
 		}
-		tx, err := c.write.BeginTx(ctx, nil)
-		if err != nil {
-			return classifyOpenError(err)
-		}
-		if err := initSchema(ctx, tx); err != nil {
-			tx.Rollback()
-			return classifyOpenError(err)
-		}
-		if err := tx.Commit(); err != nil {
+		if err := c.ensureSchema(ctx); err != nil {
 			return classifyOpenError(err)
 		}
 	}
@@ -113,6 +105,28 @@ func (c *Catalog) open(ctx context.Context, path string, busy time.Duration) err
 	c.read.SetMaxIdleConns(2)
 	c.hasType, err = inspectSchema(ctx, c.read)
 	return classifyOpenError(err)
+}
+
+// ensureSchema creates the catalog tables when one is missing. It looks
+// first without a lock: opening an existing catalog must not wait for
+// the write lock, which another process may hold for a long commit.
+func (c *Catalog) ensureSchema(ctx context.Context) error {
+	present, err := existingTables(ctx, c.write)
+	if err != nil {
+		return err
+	}
+	if present["iceberg_tables"] && present["iceberg_namespace_properties"] {
+		return nil
+	}
+	tx, err := c.write.BeginTx(ctx, nil) // _txlock=immediate
+	if err != nil {
+		return err
+	}
+	if err := initSchema(ctx, tx); err != nil { // looks again, under the lock
+		tx.Rollback()
+		return err
+	}
+	return tx.Commit()
 }
 
 // buildDSN makes a SQLite URI filename for go-sqlite3. Characters that are
