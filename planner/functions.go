@@ -2,6 +2,7 @@ package planner
 
 import (
 	"math"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -408,9 +409,22 @@ func bindSubstr(name string, args []Expr) (Expr, error) {
 	})(name, args)
 }
 
+// bindConcat binds concat and `||` as Spark does: strings (other scalars
+// cast to string, booleans as true/false), or arrays of one element type
+// joined into one array; NULL when any argument is NULL.
 func bindConcat(name string, args []Expr) (Expr, error) {
+	for _, a := range args {
+		if isNested(a.DataType()) {
+			return bindArrayConcat(name, args)
+		}
+	}
 	conv := make([]Expr, len(args))
 	for i, a := range args {
+		if a.DataType().ID() == arrow.BOOL {
+			a = &Call{Name: "string", Args: []Expr{a}, Type: typeString, NullStrict: true, Fn: func(_ *exec.EvalContext, v []any) (any, error) {
+				return strconv.FormatBool(v[0].(bool)), nil
+			}}
+		}
 		c, err := checkArg(name, a, typeString)
 		if err != nil {
 			return nil, err
@@ -586,4 +600,34 @@ func addMonths(t time.Time, k int) time.Time {
 	first := time.Date(t.Year(), t.Month(), 1, t.Hour(), t.Minute(), t.Second(), t.Nanosecond(), time.UTC).AddDate(0, k, 0)
 	last := first.AddDate(0, 1, -1).Day()
 	return first.AddDate(0, 0, min(t.Day(), last)-1)
+}
+
+// bindArrayConcat joins arrays of one element type (NULL arguments make
+// the result NULL).
+func bindArrayConcat(name string, args []Expr) (Expr, error) {
+	var t arrow.DataType
+	for i, a := range args {
+		at := a.DataType()
+		if at.ID() == arrow.NULL {
+			continue
+		}
+		elem, ok := listElem(at)
+		if !ok {
+			return nil, argMismatch(name, i+1, "an ARRAY", a)
+		}
+		if t == nil {
+			t = at
+			continue
+		}
+		if prev, _ := listElem(t); !arrow.TypeEqual(prev, elem) {
+			return nil, argMismatch(name, i+1, "an "+sqlTypeName(t), a)
+		}
+	}
+	return nestedCall(name, args, t, true, func(_ *exec.EvalContext, v []any) (any, error) {
+		out := []any{}
+		for _, x := range v {
+			out = append(out, x.([]any)...)
+		}
+		return out, nil
+	}), nil
 }

@@ -132,6 +132,19 @@ func (c *parseCtx) rewriteRefs(from, to int, m *mappedText, rw *rewrite) error {
 				copied = t.end
 			}
 			continue
+		case t.isKw("PARTITION") && !(i+1 < to && (toks[i+1].isKw("BY") || toks[i+1].isOp("("))):
+			// Spark reads PARTITION as a name here (the column of the
+			// partitions and files metadata tables); TiDB reserves it
+			m.copy(c.src, copied, t.pos)
+			m.synth(QuoteIdent(t.val), t.pos)
+			copied = t.end
+			continue
+		case t.kind == tkIdent && t.val == pipesConcatName && i+1 < to && toks[i+1].isOp("("):
+			// a written concat( must not look like TiDB's node for ||
+			m.copy(c.src, copied, t.pos)
+			m.synth(writtenConcatName, t.pos)
+			copied = t.end
+			continue
 		case (t.isKw("ARRAY") || t.isKw("CARDINALITY")) && i+1 < to && toks[i+1].isOp("("):
 			// TiDB keywords; quoted, they are the functions of that name
 			m.copy(c.src, copied, t.pos)

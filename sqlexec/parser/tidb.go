@@ -3,11 +3,13 @@ package parser
 import (
 	"fmt"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 
 	tidb "github.com/pingcap/tidb/pkg/parser"
 	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/pingcap/tidb/pkg/parser/mysql"
 
 	"github.com/icesql/icesql/planner"
 	// The test driver supplies ast.ValueExpr; without a driver the TiDB
@@ -89,7 +91,30 @@ func (c *parseCtx) tidbError(m *mappedText, fallback int, err error) error {
 	if rest == 0 {
 		return newParseError(c.src, off, "unexpected end of statement")
 	}
-	return newParseError(c.src, off, "unexpected input")
+	return newParseError(c.src, off, c.unexpectedAt(off))
+}
+
+// tidbReserved are the words TiDB's grammar never takes as a name.
+var tidbReserved = func() map[string]bool {
+	m := map[string]bool{}
+	for _, k := range tidb.Keywords {
+		if k.Reserved {
+			m[k.Word] = true
+		}
+	}
+	return m
+}()
+
+// unexpectedAt says what is wrong with the token at byte offset off: a
+// reserved word where a name may have been meant gets the way out.
+func (c *parseCtx) unexpectedAt(off int) string {
+	i := sort.Search(len(c.toks), func(i int) bool { return c.toks[i].pos >= off })
+	if i < len(c.toks) && c.toks[i].pos == off && c.toks[i].kind == tkIdent {
+		if w := strings.ToUpper(c.toks[i].val); tidbReserved[w] {
+			return fmt.Sprintf("%s is a reserved word; to use it as a name, back-quote it: %s", w, QuoteIdent(c.toks[i].val))
+		}
+	}
+	return "unexpected input"
 }
 
 // tidbParse parses m's text as exactly one TiDB statement and resolves its
@@ -105,6 +130,7 @@ func (c *parseCtx) tidbParse(m *mappedText, fallback int, rw *rewrite) (ast.Stmt
 		return nil, nil, err
 	}
 	p := tidb.New()
+	p.SetSQLMode(mysql.ModePipesAsConcat)
 	stmts, _, err := p.ParseSQL(text)
 	if err != nil {
 		return nil, nil, c.tidbError(m, fallback, err)
@@ -115,6 +141,7 @@ func (c *parseCtx) tidbParse(m *mappedText, fallback int, rw *rewrite) (ast.Stmt
 	if err := planner.CheckDepth(stmts[0]); err != nil {
 		return nil, nil, err
 	}
+	stmts[0] = applySparkPipes(stmts[0])
 	refs, err := c.collectRefs(stmts[0], rw, fallback)
 	if err != nil {
 		return nil, nil, err
