@@ -73,3 +73,24 @@ func CreateForCommit(ctx context.Context, fio FileIO, location string) (OutputFi
 	}
 	return fio.Create(ctx, location)
 }
+
+// BulkRemover is implemented by FileIOs that delete many files in one
+// request (S3's DeleteObjects), for expiry and orphan removal.
+type BulkRemover interface {
+	// RemoveAll deletes the files; missing files are not errors.
+	RemoveAll(ctx context.Context, locations []string) error
+}
+
+// RemoveAll deletes the files through fio's BulkRemover when it has one,
+// one by one otherwise.
+func RemoveAll(ctx context.Context, fio FileIO, locations []string) error {
+	if br, ok := fio.(BulkRemover); ok {
+		return br.RemoveAll(ctx, locations)
+	}
+	for _, loc := range locations {
+		if err := fio.Remove(ctx, loc); err != nil {
+			return err
+		}
+	}
+	return nil
+}
