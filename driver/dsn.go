@@ -1,6 +1,7 @@
 package driver
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"net/url"
@@ -8,8 +9,10 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/icesql/icesql/catalog"
 	"github.com/icesql/icesql/catalog/open"
 	"github.com/icesql/icesql/iceberg"
+	s3io "github.com/icesql/icesql/iceberg/fileio/s3"
 )
 
 // Mode says whether a connection may write.
@@ -30,6 +33,11 @@ const (
 //	/data/lake?namespace=sales&mode=ro
 //	file:///data/lake?catalog_file=/data/catalog.db&catalog=prod
 //	/data/lake?catalog_uri=/data/catalog.db
+//	s3://bucket/lake?catalog_uri=postgres://host/db&s3.endpoint=http://127.0.0.1:7070
+//
+// A warehouse on object storage (s3://, s3a://) needs a catalog_uri
+// (Postgres, REST, or a local SQLite file); options named as Iceberg's
+// FileIO properties (s3.*, client.*) configure its storage.
 type Config struct {
 	// Warehouse is the directory that holds table data and, by default,
 	// the catalog file. Table locations are <Warehouse>/<namespace>.db/<table>.
@@ -60,6 +68,10 @@ type Config struct {
 	// DisableCopyTo refuses COPY ... TO, which writes result files on the
 	// host (never inside the warehouse). DSN: allow_copy_to=false.
 	DisableCopyTo bool
+	// FileIO holds storage properties with Iceberg's names (s3.endpoint,
+	// s3.access-key-id, s3.secret-access-key, s3.session-token,
+	// s3.path-style-access, client.region, ...). DSN: the same names.
+	FileIO map[string]string
 
 	// MetricsReporter receives a report of every commit. Not part of the DSN.
 	MetricsReporter iceberg.MetricsReporter
@@ -75,13 +87,35 @@ var dsnKeys = map[string]bool{"catalog_file": true, "catalog_uri": true, "catalo
 	"memory_limit": true, "spill_dir": true, "allow_external_locations": true,
 	"allow_copy_to": true}
 
+// isFileIOKey reports whether a DSN option is a storage property.
+func isFileIOKey(k string) bool {
+	return strings.HasPrefix(k, "s3.") || strings.HasPrefix(k, "client.")
+}
+
 // ParseDSN parses a DSN into a Config with every default filled in.
 func ParseDSN(dsn string) (*Config, error) {
+	cfg, err := parseDSN(dsn)
+	if err != nil {
+		var de *DSNError
+		if errors.As(err, &de) {
+			de.DSN = redactDSN(de.DSN)
+		}
+	}
+	return cfg, err
+}
+
+func parseDSN(dsn string) (*Config, error) {
 	if strings.TrimSpace(dsn) == "" {
 		return nil, &DSNError{DSN: dsn, Msg: "empty DSN: give a warehouse directory, e.g. ./lake"}
 	}
 	path, query, _ := strings.Cut(dsn, "?")
-	if strings.HasPrefix(path, "file:") {
+	objectStore := s3io.IsLocation(path)
+	if objectStore {
+		path = strings.TrimRight(path, "/")
+		if _, _, err := s3io.ParseLocation(path); err != nil {
+			return nil, &DSNError{DSN: dsn, Msg: "warehouse", Err: err}
+		}
+	} else if strings.HasPrefix(path, "file:") {
 		u, err := url.Parse(path)
 		if err != nil {
 			return nil, &DSNError{DSN: dsn, Msg: "malformed file: URI", Err: err}
@@ -96,7 +130,7 @@ func ParseDSN(dsn string) (*Config, error) {
 			}
 		}
 	} else if i := strings.Index(path, "://"); i >= 0 {
-		return nil, &DSNError{DSN: dsn, Msg: fmt.Sprintf("unsupported scheme %q: give a directory path or a file: URI", path[:i])}
+		return nil, &DSNError{DSN: dsn, Msg: fmt.Sprintf("unsupported scheme %q: give a directory path, a file: URI or an s3:// location", path[:i])}
 	}
 	if strings.TrimSpace(path) == "" || strings.TrimSpace(filepath.Clean(path)) == "" {
 		return nil, &DSNError{DSN: dsn, Msg: "no warehouse directory"}
@@ -107,8 +141,18 @@ func ParseDSN(dsn string) (*Config, error) {
 		return nil, &DSNError{DSN: dsn, Msg: "malformed options", Err: err}
 	}
 	for k, vs := range values {
+		if isFileIOKey(k) {
+			if len(vs) != 1 {
+				return nil, &DSNError{DSN: dsn, Msg: fmt.Sprintf("option %q given %d times", k, len(vs))}
+			}
+			if cfg.FileIO == nil {
+				cfg.FileIO = map[string]string{}
+			}
+			cfg.FileIO[k] = vs[0]
+			continue
+		}
 		if !dsnKeys[k] {
-			return nil, &DSNError{DSN: dsn, Msg: fmt.Sprintf("unknown option %q (known: catalog_uri, catalog_file, catalog, namespace, mode, memory_limit, spill_dir, allow_external_locations, allow_copy_to)", k)}
+			return nil, &DSNError{DSN: dsn, Msg: fmt.Sprintf("unknown option %q (known: catalog_uri, catalog_file, catalog, namespace, mode, memory_limit, spill_dir, allow_external_locations, allow_copy_to, and storage properties s3.*, client.*)", k)}
 		}
 		if len(vs) != 1 {
 			return nil, &DSNError{DSN: dsn, Msg: fmt.Sprintf("option %q given %d times", k, len(vs))}
@@ -166,13 +210,56 @@ func ParseDSN(dsn string) (*Config, error) {
 			}
 		}
 	}
+	if cfg.FileIO != nil {
+		if _, err := s3io.ConfigFromProperties(cfg.FileIO); err != nil {
+			return nil, &DSNError{DSN: dsn, Msg: "storage properties", Err: err}
+		}
+	}
+	if objectStore && cfg.CatalogFile == "" && cfg.CatalogURI == "" {
+		return nil, &DSNError{DSN: dsn, Msg: "a warehouse on object storage needs catalog_uri= (a postgres:// URI, an http(s):// REST catalog, or a local SQLite file)"}
+	}
 	cfg.normalize()
 	return cfg, nil
 }
 
+// ObjectStore reports whether the warehouse is on object storage (s3://).
+func (c *Config) ObjectStore() bool { return s3io.IsLocation(c.Warehouse) }
+
+// RedactedDSN is FormatDSN with secrets (passwords, secret keys, tokens)
+// replaced, for logs and error messages.
+func (c *Config) RedactedDSN() string { return redactDSN(c.FormatDSN()) }
+
+// redactDSN hides the secrets of a DSN: secret-named options and the
+// password of a catalog_uri.
+func redactDSN(dsn string) string {
+	path, query, ok := strings.Cut(dsn, "?")
+	if !ok {
+		return dsn
+	}
+	values, err := url.ParseQuery(query)
+	if err != nil {
+		return path + "?" + catalog.Redacted
+	}
+	for k, vs := range values {
+		for i := range vs {
+			switch {
+			case catalog.IsSecretKey(k):
+				vs[i] = catalog.Redacted
+			case k == "catalog_uri":
+				vs[i] = catalog.RedactURI(vs[i])
+			}
+		}
+	}
+	return path + "?" + values.Encode()
+}
+
 // normalize fills in defaults.
 func (c *Config) normalize() {
-	c.Warehouse = filepath.Clean(c.Warehouse)
+	if s3io.IsLocation(c.Warehouse) {
+		c.Warehouse = strings.TrimRight(c.Warehouse, "/")
+	} else {
+		c.Warehouse = filepath.Clean(c.Warehouse)
+	}
 	if c.SpillDir != "" {
 		c.SpillDir = filepath.Clean(c.SpillDir)
 	}
@@ -184,7 +271,7 @@ func (c *Config) normalize() {
 			c.CatalogFile, c.CatalogURI = filepath.Clean(path), ""
 		}
 	}
-	if c.CatalogFile == "" && c.CatalogURI == "" {
+	if c.CatalogFile == "" && c.CatalogURI == "" && !s3io.IsLocation(c.Warehouse) {
 		c.CatalogFile = filepath.Join(c.Warehouse, catalogFileName)
 	}
 	if c.Catalog == "" {
@@ -206,7 +293,7 @@ func (c *Config) FormatDSN() string {
 	q := url.Values{}
 	if n.CatalogURI != "" {
 		q.Set("catalog_uri", n.CatalogURI)
-	} else if n.CatalogFile != filepath.Join(n.Warehouse, catalogFileName) {
+	} else if n.CatalogFile != filepath.Join(n.Warehouse, catalogFileName) || n.ObjectStore() {
 		q.Set("catalog_file", n.CatalogFile)
 	}
 	if n.Catalog != defaultCatalog {
@@ -230,9 +317,14 @@ func (c *Config) FormatDSN() string {
 	if n.DisableCopyTo {
 		q.Set("allow_copy_to", "false")
 	}
+	for k, v := range n.FileIO {
+		q.Set(k, v)
+	}
 	path := n.Warehouse
 	// A path that would read as a URI or carries '?' goes out as a file: URI.
-	if strings.Contains(path, "?") || strings.Contains(path, "://") || strings.HasPrefix(path, "file:") || strings.Contains(path, "%") ||
+	if n.ObjectStore() {
+		// s3://bucket/key as it is: keys are literal.
+	} else if strings.Contains(path, "?") || strings.Contains(path, "://") || strings.HasPrefix(path, "file:") || strings.Contains(path, "%") ||
 		strings.TrimSpace(path) != path {
 		u := url.URL{Scheme: "file", Path: filepath.ToSlash(path)}
 		if !filepath.IsAbs(path) {

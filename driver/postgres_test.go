@@ -3,6 +3,7 @@ package driver_test
 import (
 	"database/sql"
 	"net/url"
+	"os"
 	"path/filepath"
 	"strconv"
 	"sync"
@@ -10,10 +11,16 @@ import (
 
 	_ "github.com/icesql/icesql/driver"
 	"github.com/icesql/icesql/internal/pgtest"
+	"github.com/icesql/icesql/internal/s3test"
 )
 
-// TestMain stops the Postgres cluster the tests may have started.
-func TestMain(m *testing.M) { pgtest.Main(m) }
+// TestMain stops the Postgres cluster and S3 server the tests may have started.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	s3test.Stop()
+	pgtest.Stop()
+	os.Exit(code)
+}
 
 // TestPostgresCatalog: the same SQL on a warehouse whose catalog is a
 // Postgres database (catalog_uri=postgres://...), including DDL, DML in

@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/icesql/icesql/iceberg/fileio"
+	s3io "github.com/icesql/icesql/iceberg/fileio/s3"
 	"github.com/icesql/icesql/iceberg/table"
 )
 
@@ -35,6 +36,9 @@ func locationErrorf(format string, args ...any) error {
 // symbolic links of its longest existing prefix resolved, so that a link
 // cannot lead a check astray.
 func resolvedPath(location string) (string, error) {
+	if s3io.IsLocation(location) {
+		return objectPath(location)
+	}
 	p, err := fileio.LocalPath(location)
 	if err != nil {
 		return "", err
@@ -56,6 +60,17 @@ func resolvedPath(location string) (string, error) {
 	}
 }
 
+// objectPath is an object store location with its key cleaned (no "..",
+// no doubled "/") and the scheme spelled s3, so the checks compare it as
+// a path; keys are literal, there are no links to resolve.
+func objectPath(location string) (string, error) {
+	bucket, key, err := s3io.ParseLocation(location)
+	if err != nil {
+		return "", err
+	}
+	return "s3://" + bucket + strings.TrimSuffix(path.Clean("/"+key), "/"), nil
+}
+
 // within reports whether p is root or lies below it.
 func within(root, p string) bool {
 	return p == root || strings.HasPrefix(p, strings.TrimSuffix(root, string(filepath.Separator))+string(filepath.Separator))
@@ -71,6 +86,9 @@ func (e *Engine) warehouseDir() string {
 }
 
 func (e *Engine) catalogPath() string {
+	if e.cfg.CatalogFile == "" {
+		return "\x00no catalog file" // a catalog behind a URI: no path holds it
+	}
 	p, err := resolvedPath(e.cfg.CatalogFile)
 	if err != nil {
 		return e.cfg.CatalogFile
@@ -109,7 +127,7 @@ func (e *Engine) checkTableLocation(ctx context.Context, id table.Identifier, lo
 				return locationErrorf("%q lies in the namespace directory %q, which holds the tables of default locations", loc, first)
 			}
 		}
-		if err := checkEmptyDir(p, loc); err != nil {
+		if err := e.checkEmptyDir(ctx, p, loc); err != nil {
 			return err
 		}
 	}
@@ -166,8 +184,18 @@ func (e *Engine) checkNoOverlap(ctx context.Context, id table.Identifier, p, loc
 	return nil
 }
 
-// checkEmptyDir accepts a path that does not exist or is an empty directory.
-func checkEmptyDir(p, loc string) error {
+// checkEmptyDir accepts a path that does not exist or is an empty
+// directory; on object storage, a prefix no object lies under.
+func (e *Engine) checkEmptyDir(ctx context.Context, p, loc string) error {
+	if s3io.IsLocation(p) {
+		for _, err := range e.env.IO.List(ctx, p) {
+			if err != nil {
+				return locationErrorf("%q: %v", loc, err)
+			}
+			return locationErrorf("%q is not empty: a new table's LOCATION must be a new or empty prefix", loc)
+		}
+		return nil
+	}
 	d, err := os.Open(p)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil

@@ -8,6 +8,7 @@ import (
 
 	"github.com/icesql/icesql/iceberg"
 	"github.com/icesql/icesql/iceberg/fileio"
+	s3io "github.com/icesql/icesql/iceberg/fileio/s3"
 	"github.com/icesql/icesql/iceberg/table"
 	"github.com/icesql/icesql/sqlexec/parser"
 )
@@ -154,11 +155,15 @@ func (s *Session) createTable(ctx context.Context, st *parser.CreateTableStmt) (
 	return Result{RowsAffected: n}, nil
 }
 
-// locationURI turns a LOCATION given as a path into a file:// URI.
+// locationURI turns a LOCATION given as a path into a file:// URI;
+// file:// and s3:// locations stay as they are.
 func locationURI(loc string) (string, error) {
 	if strings.Contains(loc, "://") {
+		if s3io.IsLocation(loc) {
+			return strings.TrimRight(loc, "/"), nil
+		}
 		if !strings.HasPrefix(loc, "file://") {
-			return "", notSupported("location %q: only local file:// locations", loc)
+			return "", notSupported("location %q: only file:// and s3:// locations", loc)
 		}
 		return strings.TrimRight(loc, "/"), nil
 	}

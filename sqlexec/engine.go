@@ -14,15 +14,17 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/icesql/icesql/iceberg/scan"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 
 	"github.com/icesql/icesql/catalog"
 	"github.com/icesql/icesql/catalog/open"
 	"github.com/icesql/icesql/iceberg"
 	"github.com/icesql/icesql/iceberg/fileio"
+	s3io "github.com/icesql/icesql/iceberg/fileio/s3"
+	"github.com/icesql/icesql/iceberg/scan"
 	"github.com/icesql/icesql/iceberg/table"
 )
 
@@ -58,6 +60,9 @@ type Config struct {
 	// DisableCopyTo refuses COPY ... TO, the statement that writes files
 	// outside the warehouse (copyto.go), with ErrCopyToDisabled.
 	DisableCopyTo bool
+	// FileIO holds storage properties with Iceberg's names (s3.endpoint,
+	// s3.access-key-id, ..., client.region) for s3:// locations.
+	FileIO map[string]string
 }
 
 // Engine is one warehouse and its catalog, shared by many sessions. It is
@@ -66,8 +71,12 @@ type Engine struct {
 	cfg     Config
 	catalog catalog.Catalog
 	env     *table.Env
-	// warehouseURI is the absolute file:// URI of the warehouse directory.
+	// warehouseURI is the absolute file:// URI of the warehouse directory,
+	// or its s3:// location.
 	warehouseURI string
+	// objectStore: the warehouse is on object storage, where there are no
+	// directories to create or remove.
+	objectStore bool
 	// tables caches parsed table versions by metadata location.
 	tables *tableCache
 	// manifests caches decoded manifest lists and manifests (immutable
@@ -89,6 +98,14 @@ func Open(ctx context.Context, cfg Config) (*Engine, error) {
 	if cfg.Warehouse == "" {
 		return nil, fmt.Errorf("%w: empty warehouse directory", ErrInvalidStatement)
 	}
+	objectStore := s3io.IsLocation(cfg.Warehouse)
+	if objectStore && cfg.CatalogURI == "" && cfg.CatalogFile == "" {
+		return nil, fmt.Errorf("%w: a warehouse on object storage (%s) needs a catalog URI", ErrInvalidStatement, cfg.Warehouse)
+	}
+	fio, err := newFileIO(ctx, cfg.FileIO, objectStore)
+	if err != nil {
+		return nil, err
+	}
 	if cfg.CatalogURI == "" {
 		if cfg.CatalogFile == "" {
 			cfg.CatalogFile = filepath.Join(cfg.Warehouse, "catalog.db")
@@ -102,27 +119,31 @@ func Open(ctx context.Context, cfg Config) (*Engine, error) {
 	if cfg.Namespace == "" {
 		cfg.Namespace = "default"
 	}
-	if !cfg.ReadOnly {
+	if !cfg.ReadOnly && !objectStore {
 		if err := os.MkdirAll(cfg.Warehouse, 0o755); err != nil {
 			return nil, fmt.Errorf("sqlexec: create warehouse: %w", err)
 		}
+	}
+	if !cfg.ReadOnly {
 		if kind == open.KindSQLite {
 			if err := os.MkdirAll(filepath.Dir(catalogPath), 0o755); err != nil {
 				return nil, fmt.Errorf("sqlexec: create catalog directory: %w", err)
 			}
 		}
 	}
-	uri, err := fileio.LocalURI(cfg.Warehouse)
-	if err != nil {
-		return nil, fmt.Errorf("sqlexec: warehouse: %w", err)
+	uri := strings.TrimRight(cfg.Warehouse, "/")
+	if !objectStore {
+		if uri, err = fileio.LocalURI(cfg.Warehouse); err != nil {
+			return nil, fmt.Errorf("sqlexec: warehouse: %w", err)
+		}
 	}
 	cat, err := open.Catalog(ctx, cfg.CatalogURI, open.Options{CatalogName: cfg.CatalogName, ReadOnly: cfg.ReadOnly})
 	if err != nil {
 		return nil, err
 	}
-	e := &Engine{cfg: cfg, catalog: cat, warehouseURI: uri, tables: newTableCache(tableCacheSize),
+	e := &Engine{cfg: cfg, catalog: cat, warehouseURI: uri, objectStore: objectStore, tables: newTableCache(tableCacheSize),
 		manifests: scan.NewManifestCache(0)}
-	e.env = &table.Env{Catalog: table.FromCatalog(cat), IO: &fileio.Local{}, Reporter: cfg.Reporter}
+	e.env = &table.Env{Catalog: table.FromCatalog(cat), IO: fio, Reporter: cfg.Reporter}
 	return e, nil
 }
 

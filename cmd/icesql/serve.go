@@ -82,13 +82,17 @@ func serve(ctx context.Context, dsn, addr string, opts rest.Options, stdout io.W
 		return err
 	}
 	eng, err := sqlexec.Open(ctx, sqlexec.Config{Warehouse: cfg.Warehouse, CatalogFile: cfg.CatalogFile, CatalogURI: cfg.CatalogURI,
-		CatalogName: cfg.Catalog, Namespace: cfg.Namespace, ReadOnly: cfg.Mode == driver.ModeReadOnly})
+		CatalogName: cfg.Catalog, Namespace: cfg.Namespace, ReadOnly: cfg.Mode == driver.ModeReadOnly, FileIO: cfg.FileIO,
+		AllowExternalLocations: cfg.AllowExternalLocations})
 	if err != nil {
 		return err
 	}
 	defer eng.Close()
-	if opts.Warehouse, err = fileio.LocalURI(cfg.Warehouse); err != nil {
-		return err
+	opts.Warehouse = cfg.Warehouse
+	if !cfg.ObjectStore() {
+		if opts.Warehouse, err = fileio.LocalURI(cfg.Warehouse); err != nil {
+			return err
+		}
 	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {

@@ -80,17 +80,3 @@ type BulkRemover interface {
 	// RemoveAll deletes the files; missing files are not errors.
 	RemoveAll(ctx context.Context, locations []string) error
 }
-
-// RemoveAll deletes the files through fio's BulkRemover when it has one,
-// one by one otherwise.
-func RemoveAll(ctx context.Context, fio FileIO, locations []string) error {
-	if br, ok := fio.(BulkRemover); ok {
-		return br.RemoveAll(ctx, locations)
-	}
-	for _, loc := range locations {
-		if err := fio.Remove(ctx, loc); err != nil {
-			return err
-		}
-	}
-	return nil
-}

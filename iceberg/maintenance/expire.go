@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/icesql/icesql/iceberg"
+	"github.com/icesql/icesql/iceberg/fileio"
 	"github.com/icesql/icesql/iceberg/table"
 )
 
@@ -244,8 +245,13 @@ func deleteExpired(ctx context.Context, tbl *table.Table, d *doomedFiles, opts E
 // defaultDeleteWorkers is max_concurrent_deletes' default.
 const defaultDeleteWorkers = 8
 
-// removeAll deletes files in parallel and returns how many were removed
-// and the failures.
+// deleteBatch bounds the files handed to one bulk delete call, so that
+// progress and cancellation are seen between batches.
+const deleteBatch = 1000
+
+// removeAll deletes files, in batches where the store deletes many at
+// once (S3's DeleteObjects), in parallel one by one otherwise; it returns
+// how many were removed and the failures.
 func removeAll(ctx context.Context, tbl *table.Table, paths []string, workers int) (int64, error) {
 	if workers <= 0 {
 		workers = defaultDeleteWorkers
@@ -257,6 +263,27 @@ func removeAll(ctx context.Context, tbl *table.Table, paths []string, workers in
 		wg   sync.WaitGroup
 		next = make(chan string)
 	)
+	bulk := map[fileio.BulkRemover][]string{}
+	single := paths[:0:0]
+	for _, p := range paths {
+		if br, ok := fileio.Bulk(tbl.IO(), p); ok {
+			bulk[br] = append(bulk[br], p)
+		} else {
+			single = append(single, p)
+		}
+	}
+	for br, ps := range bulk {
+		for len(ps) > 0 && ctx.Err() == nil {
+			k := min(len(ps), deleteBatch)
+			if err := br.RemoveAll(ctx, ps[:k]); err != nil {
+				errs = append(errs, err)
+			} else {
+				n += int64(k)
+			}
+			ps = ps[k:]
+		}
+	}
+	paths = single
 	for range min(workers, len(paths)) {
 		wg.Add(1)
 		go func() {

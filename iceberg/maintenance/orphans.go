@@ -158,5 +158,13 @@ func normalizeLocation(loc string) string {
 	if strings.HasPrefix(loc, "/") {
 		return path.Clean(loc)
 	}
+	// s3, s3a and s3n name the same objects (Java's equal-schemes default).
+	if scheme, rest, ok := strings.Cut(loc, "://"); ok {
+		switch strings.ToLower(scheme) {
+		case "s3", "s3a", "s3n":
+			bucket, key, _ := strings.Cut(rest, "/")
+			return "s3://" + bucket + path.Clean("/"+key)
+		}
+	}
 	return loc
 }

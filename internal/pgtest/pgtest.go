@@ -7,6 +7,7 @@ package pgtest
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net"
 	"os"
@@ -29,6 +30,8 @@ type cluster struct {
 	err      error
 }
 
+var errStopped = errors.New("stopped")
+
 var (
 	once    sync.Once
 	shared  *cluster
@@ -38,10 +41,17 @@ var (
 // Main runs the tests and stops the cluster if one was started.
 func Main(m *testing.M) {
 	code := m.Run()
+	Stop()
+	os.Exit(code)
+}
+
+// Stop stops the server if one was started, for a TestMain that starts
+// several kinds.
+func Stop() {
 	if shared != nil && shared.err == nil {
 		shared.stop()
+		shared.err = errStopped
 	}
-	os.Exit(code)
 }
 
 // Database returns the URI of a new, empty database in the shared cluster,

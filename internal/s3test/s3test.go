@@ -9,6 +9,7 @@ package s3test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net"
 	"net/http"
@@ -42,6 +43,8 @@ type server struct {
 	err      error
 }
 
+var errStopped = errors.New("stopped")
+
 var (
 	once    sync.Once
 	shared  *server
@@ -51,10 +54,17 @@ var (
 // Main runs the tests and stops the server if one was started.
 func Main(m *testing.M) {
 	code := m.Run()
+	Stop()
+	os.Exit(code)
+}
+
+// Stop stops the server if one was started, for a TestMain that starts
+// several kinds.
+func Stop() {
 	if shared != nil && shared.err == nil {
 		shared.stop()
+		shared.err = errStopped
 	}
-	os.Exit(code)
 }
 
 // Store is one new, empty bucket on the shared server.

@@ -173,7 +173,7 @@ func TestListAndRemoveAll(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Fatalf("List = %v, want %v", got, want)
 	}
-	if err := fileio.RemoveAll(ctx, fio, append(want, st.Warehouse("t/missing"))); err != nil {
+	if err := fio.RemoveAll(ctx, append(want, st.Warehouse("t/missing"))); err != nil {
 		t.Fatal(err)
 	}
 	n := 0
