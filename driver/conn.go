@@ -138,9 +138,6 @@ func (c *conn) CheckNamedValue(nv *driver.NamedValue) error {
 		c.pending = &r
 		return driver.ErrRemoveArgument
 	}
-	if nv.Name != "" {
-		return fmt.Errorf("iceberg driver: named parameter %q: only positional ? placeholders are supported", nv.Name)
-	}
 	switch nv.Value.(type) {
 	case nil, bool, int, int8, int16, int32, int64, uint, uint8, uint16, uint32, uint64, time.Time,
 		float32, float64, string, []byte:
@@ -172,7 +169,8 @@ func values(args []driver.NamedValue) ([]any, error) {
 	out := make([]any, len(args))
 	for i, a := range args {
 		if a.Name != "" {
-			return nil, fmt.Errorf("iceberg driver: named parameter %q: only positional ? placeholders are supported", a.Name)
+			out[i] = sqlexec.NamedArg{Name: a.Name, Value: a.Value}
+			continue
 		}
 		out[i] = a.Value
 	}

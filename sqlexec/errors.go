@@ -42,11 +42,15 @@ var (
 
 // ParamError says which placeholder argument is unusable.
 type ParamError struct {
-	Index int // 1-based placeholder position; 0 for a count mismatch
+	Index int    // 1-based placeholder position ($n for $n); 0 for a count mismatch
+	Name  string // of a named argument or placeholder
 	Msg   string
 }
 
 func (e *ParamError) Error() string {
+	if e.Name != "" {
+		return fmt.Sprintf("sqlexec: parameter :%s: %s", e.Name, e.Msg)
+	}
 	if e.Index == 0 {
 		return "sqlexec: parameters: " + e.Msg
 	}

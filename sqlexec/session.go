@@ -64,7 +64,8 @@ type Prepared struct {
 	binds []*paramBinder
 	// tmpls are the reusable plans of the statements (nil: none yet).
 	tmpls []*planTemplate
-	n     int
+	n     int // ? placeholders after $n and :name became ?
+	ph    placeholders
 	runs  int // completed runs; plans are kept from the second on
 	mu    sync.Mutex
 }
@@ -74,24 +75,32 @@ func (s *Session) Prepare(sql string) (*Prepared, error) {
 	if s.engine.isClosed() {
 		return nil, ErrClosed
 	}
-	stmts, err := parser.Parse(sql)
+	text, style, list, err := parser.Placeholders(sql)
+	if err != nil {
+		return nil, err
+	}
+	stmts, err := parser.Parse(text)
 	if err != nil {
 		return nil, err
 	}
 	if len(stmts) == 0 {
 		return nil, fmt.Errorf("%w: empty statement", ErrInvalidStatement)
 	}
-	p := &Prepared{s: s, stmts: stmts, tmpls: make([]*planTemplate, len(stmts))}
+	p := &Prepared{s: s, stmts: stmts, tmpls: make([]*planTemplate, len(stmts)), ph: newPlaceholders(style, list)}
 	for _, st := range stmts {
 		pb := newParamBinder(st)
 		p.binds = append(p.binds, pb)
 		p.n += pb.count
 	}
+	if style != parser.Positional && p.n != len(list) {
+		return nil, &ParamError{Msg: fmt.Sprintf("%d of the statement's %d placeholders stand where no value can be bound", len(list)-p.n, len(list))}
+	}
 	return p, nil
 }
 
-// NumInput is the number of placeholders.
-func (p *Prepared) NumInput() int { return p.n }
+// NumInput is the number of arguments the statement takes: its ?
+// placeholders, its highest $n, or its distinct :names.
+func (p *Prepared) NumInput() int { return p.ph.numInput(p.n) }
 
 // Statements are the parsed statements.
 func (p *Prepared) Statements() []parser.Statement { return p.stmts }
@@ -123,6 +132,10 @@ func (p *Prepared) Query(ctx context.Context, args []any) (*Rows, error) {
 }
 
 func (p *Prepared) run(ctx context.Context, args []any, fn func(context.Context, int, parser.Statement) error) error {
+	args, err := p.ph.resolveArgs(args)
+	if err != nil {
+		return err
+	}
 	if len(args) != p.n {
 		return &ParamError{Msg: fmt.Sprintf("statement has %d placeholders, got %d arguments", p.n, len(args))}
 	}
@@ -141,6 +154,7 @@ func (p *Prepared) run(ctx context.Context, args []any, fn func(context.Context,
 		if err := pb.bind(args[off : off+pb.count]); err != nil {
 			if pe, ok := err.(*ParamError); ok && pe.Index > 0 {
 				pe.Index += off
+				p.ph.argLabel(pe)
 			}
 			return err
 		}
