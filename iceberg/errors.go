@@ -47,7 +47,38 @@ var (
 	// MaxMetadataFileBytes and the limits of the manifest, Parquet and
 	// Puffin readers); nothing is allocated for it.
 	ErrTooLarge = errors.New("iceberg: file too large")
+	// ErrIO: storage failed on a file for a reason of its own (permission
+	// denied, disk full, an I/O error); *fileio.PathError matches it
+	// whenever it matches no other sentinel of this package.
+	ErrIO = errors.New("iceberg: file I/O failed")
 )
+
+// roots are the sentinels above that name a kind of failure.
+var roots = []error{
+	ErrCommitFailed, ErrCommitStateUnknown, ErrNoSuchTable, ErrNoSuchNamespace,
+	ErrTableAlreadyExists, ErrNamespaceExists, ErrNamespaceNotEmpty, ErrNoSuchSnapshot,
+	ErrNoSuchRef, ErrNoSuchField, ErrInvalidSchema, ErrInvalidMetadata, ErrInvalidManifest,
+	ErrInvalidDataFile, ErrInvalidTransform, ErrInvalidPartitionSpec, ErrInvalidExpression,
+	ErrTypeMismatch, ErrNotNullViolation, ErrNotFound, ErrFileExists, ErrRequirementFailed,
+	ErrUnsupported, ErrInvalidIdentifier, ErrTooLarge, ErrIO,
+	ErrInvalidViewMetadata, ErrNoSuchView, ErrViewAlreadyExists,
+}
+
+// Classified reports whether err matches one of this package's sentinels
+// (or is a *ValidationError), so wrappers that add a sentinel of their own
+// for unclassified causes can tell.
+func Classified(err error) bool {
+	var ve *ValidationError
+	if errors.As(err, &ve) {
+		return true
+	}
+	for _, r := range roots {
+		if errors.Is(err, r) {
+			return true
+		}
+	}
+	return false
+}
 
 // ValidationError reports that a row-level operation conflicts with commits
 // made since the operation's starting snapshot. It is never retried.

@@ -1,8 +1,12 @@
 package datafile
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"strings"
+
+	"github.com/icesql/icesql/iceberg"
 )
 
 var (
@@ -14,8 +18,9 @@ var (
 	// ErrUnsupportedPartition: the spec has a field this writer cannot
 	// compute (unknown transform, source inside a list or map).
 	ErrUnsupportedPartition = errors.New("datafile: unsupported partition field")
-	// ErrUnsupportedFormat: a data or delete file is not Parquet.
-	ErrUnsupportedFormat = errors.New("datafile: unsupported file format")
+	// ErrUnsupportedFormat: a data or delete file is not Parquet. Matches
+	// iceberg.ErrUnsupported.
+	ErrUnsupportedFormat = fmt.Errorf("datafile: unsupported file format: %w", iceberg.ErrUnsupported)
 	// ErrUnsortedPositions: positions given to a PositionDeleteWriter are
 	// not strictly increasing or are negative.
 	ErrUnsortedPositions = errors.New("datafile: delete positions must be non-negative and strictly increasing")
@@ -24,7 +29,9 @@ var (
 )
 
 // FileError names the data or delete file an operation failed on; Unwrap
-// gives the cause.
+// gives the cause. A read whose cause matches no sentinel of package
+// iceberg (a file whose values do not decode as its schema says, say)
+// also matches iceberg.ErrInvalidDataFile.
 type FileError struct {
 	Op   string // "write", "read", "read deletes"
 	Path string
@@ -35,12 +42,20 @@ func (e *FileError) Error() string { return fmt.Sprintf("datafile: %s %s: %v", e
 
 func (e *FileError) Unwrap() error { return e.Err }
 
+func (e *FileError) Is(target error) bool {
+	return target == iceberg.ErrInvalidDataFile && strings.HasPrefix(e.Op, "read") &&
+		!iceberg.Classified(e.Err) && !errors.Is(e.Err, ErrIteratorClosed) &&
+		!errors.Is(e.Err, context.Canceled) && !errors.Is(e.Err, context.DeadlineExceeded)
+}
+
 var (
 	// ErrInvalidDeletionVector: a deletion vector's manifest entry lacks
 	// its referenced data file, offset or size, or its blob disagrees with
 	// the entry (bounds, cardinality).
-	ErrInvalidDeletionVector = errors.New("datafile: invalid deletion vector")
+	// Matches iceberg.ErrInvalidDataFile.
+	ErrInvalidDeletionVector = fmt.Errorf("datafile: invalid deletion vector: %w", iceberg.ErrInvalidDataFile)
 	// ErrMultipleDeletionVectors: more than one deletion vector applies to
 	// a data file (the spec allows at most one per snapshot).
-	ErrMultipleDeletionVectors = errors.New("datafile: more than one deletion vector for a data file")
+	// Matches iceberg.ErrInvalidDataFile.
+	ErrMultipleDeletionVectors = fmt.Errorf("datafile: more than one deletion vector for a data file: %w", iceberg.ErrInvalidDataFile)
 )

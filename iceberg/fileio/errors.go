@@ -1,6 +1,8 @@
 package fileio
 
 import (
+	"context"
+	"errors"
 	"fmt"
 
 	"github.com/icesql/icesql/iceberg"
@@ -35,7 +37,9 @@ type sentinel struct {
 func (s *sentinel) Error() string { return s.msg }
 func (s *sentinel) Unwrap() error { return s.root }
 
-// PathError names the operation and location of a failure.
+// PathError names the operation and location of a failure. It matches
+// its cause's sentinels, and iceberg.ErrIO when the cause is the
+// operating system's.
 type PathError struct {
 	Op       string
 	Location string
@@ -44,3 +48,11 @@ type PathError struct {
 
 func (e *PathError) Error() string { return fmt.Sprintf("fileio: %s %s: %v", e.Op, e.Location, e.Err) }
 func (e *PathError) Unwrap() error { return e.Err }
+
+// Is makes a failure of the storage itself (permission denied, disk full,
+// an I/O error: a cause that is none of this package's sentinels) match
+// iceberg.ErrIO.
+func (e *PathError) Is(target error) bool {
+	return target == iceberg.ErrIO && !iceberg.Classified(e.Err) &&
+		!errors.Is(e.Err, context.Canceled) && !errors.Is(e.Err, context.DeadlineExceeded)
+}

@@ -32,7 +32,7 @@ func LocalPath(location string) (string, error) {
 	if strings.HasPrefix(location, "file:") {
 		u, err := url.Parse(location)
 		if err != nil {
-			return "", &PathError{Op: "parse", Location: location, Err: err}
+			return "", &PathError{Op: "parse", Location: location, Err: fmt.Errorf("%w: %v", ErrBadLocation, err)}
 		}
 		if u.Host != "" && u.Host != "localhost" {
 			return "", &PathError{Op: "parse", Location: location, Err: ErrBadLocation}

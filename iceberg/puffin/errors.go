@@ -3,6 +3,8 @@ package puffin
 import (
 	"errors"
 	"fmt"
+
+	"github.com/icesql/icesql/iceberg"
 )
 
 var (
@@ -13,7 +15,8 @@ var (
 	// than lz4 and zstd.
 	ErrUnsupportedCodec = errors.New("puffin: unsupported compression codec")
 	// ErrTooLarge: a footer or blob would exceed the reader's size limit.
-	ErrTooLarge = errors.New("puffin: section exceeds size limit")
+	// Matches iceberg.ErrTooLarge.
+	ErrTooLarge = fmt.Errorf("puffin: section exceeds size limit: %w", iceberg.ErrTooLarge)
 	// ErrWriterClosed: a write after Finish or after a failed write.
 	ErrWriterClosed = errors.New("puffin: writer is finished")
 )
