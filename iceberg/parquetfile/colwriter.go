@@ -235,6 +235,7 @@ func (c *chunkWriter) appendPage(h *format.PageHeader, body []byte) error {
 	}
 	h.UncompressedPageSize = int32(len(body))
 	h.CompressedPageSize = int32(len(c.comp))
+	h.CRC = pageCRC(c.comp)
 	hb, err := thrift.Marshal(new(thrift.CompactProtocol), h)
 	if err != nil {
 		return fmt.Errorf("parquetfile: encoding page header: %w", err)
@@ -349,7 +350,7 @@ func (c *chunkWriter) dictionaryPage() ([]byte, int64, error) {
 		return nil, 0, fmt.Errorf("parquetfile: compressing dictionary: %w", err)
 	}
 	c.comp = comp
-	h := format.PageHeader{Type: format.DictionaryPage, UncompressedPageSize: int32(len(body)), CompressedPageSize: int32(len(comp)),
+	h := format.PageHeader{Type: format.DictionaryPage, UncompressedPageSize: int32(len(body)), CompressedPageSize: int32(len(comp)), CRC: pageCRC(comp),
 		DictionaryPageHeader: thrift.New(format.DictionaryPageHeader{NumValues: int32(c.dict.numValues()), Encoding: format.Plain})}
 	hb, err := thrift.Marshal(new(thrift.CompactProtocol), &h)
 	if err != nil {

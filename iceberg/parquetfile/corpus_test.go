@@ -82,7 +82,9 @@ func TestParquetTestingCorpus(t *testing.T) {
 			want, werr := pqarrowRows(data)
 			got, gerr := icesqlRows(data)
 			switch {
-			case sub == "bad_data":
+			case sub == "bad_data" || strings.Contains(name, "corrupt-checksum"):
+				// Files whose page CRCs do not match their bytes are
+				// refused: the pages are damaged (arrow-go does not check).
 				if gerr == nil {
 					t.Errorf("%s: read %d rows, want a refusal", name, len(got))
 				} else if !errors.Is(gerr, iceberg.ErrInvalidDataFile) && !errors.Is(gerr, iceberg.ErrUnsupported) {

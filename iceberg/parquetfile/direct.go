@@ -33,6 +33,7 @@ type directChunk struct {
 	dict    *chunkData // the dictionary's values, in the slice of their kind
 	dictLen int
 	sawData bool
+	skipCRC bool  // Reader.SkipChecksums
 	err     error // set when the chunk cannot be read at all
 }
 
@@ -63,7 +64,7 @@ func newDirectChunk(ref chunkRef, leaf *rleaf, node *rnode) *directChunk {
 		start = m.DictionaryPageOffset
 	}
 	col := leaf.col
-	d := &directChunk{src: ref.r.src, meta: m, name: col.Name(), kind: col.Type().Kind(),
+	d := &directChunk{src: ref.r.src, meta: m, name: col.Name(), kind: col.Type().Kind(), skipCRC: ref.r.skipCRC,
 		maxDef: byte(col.MaxDefinitionLevel()), pos: start, end: start + m.TotalCompressedSize}
 	if d.kind == parquet.FixedLenByteArray {
 		d.width = col.Type().Length()
@@ -117,6 +118,11 @@ func (d *directChunk) claim(c *chunkData) (int, error) {
 			raw, err := d.readRaw(c.bufs.raw, body, int(h.CompressedPageSize))
 			if err != nil {
 				return 0, d.corrupt(at, err)
+			}
+			if !d.skipCRC {
+				if err := checkPageCRC(h, raw); err != nil {
+					return 0, d.corrupt(at, err)
+				}
 			}
 			c.bufs.raw, c.bufs.hdr, c.bufs.at = raw, h, at
 			return int(nv), nil
@@ -185,6 +191,11 @@ func (d *directChunk) readDictionary(h *format.PageHeader, pos int64) error {
 	raw, err := d.readRaw(nil, pos, int(h.CompressedPageSize))
 	if err != nil {
 		return err
+	}
+	if !d.skipCRC {
+		if err := checkPageCRC(h, raw); err != nil {
+			return fmt.Errorf("dictionary page: %w", err)
+		}
 	}
 	body, err := decompressPage(d.meta.Codec, nil, raw, int(h.UncompressedPageSize))
 	if err != nil {

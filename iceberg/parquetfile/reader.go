@@ -17,9 +17,16 @@ type NameMapping func(path []string) (fieldID int, ok bool)
 
 // Reader is an open Parquet data file.
 type Reader struct {
-	file *parquet.File
-	src  io.ReaderAt // the file's bytes, for checking page headers
+	file    *parquet.File
+	src     io.ReaderAt // the file's bytes, for checking page headers
+	skipCRC bool
 }
+
+// SkipChecksums stops this package's page decoder verifying page CRCs
+// (verified by default wherever a page has one), for speed; pages
+// decoded by parquet-go (nested columns, rare encodings) are still
+// checked. Call it before reading.
+func (r *Reader) SkipChecksums() { r.skipCRC = true }
 
 // Open reads and validates the footer of a Parquet file of the given size.
 // Malformed files give an error matching iceberg.ErrInvalidDataFile.
