@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/icesql/icesql/catalog"
@@ -81,6 +82,11 @@ func (s *Session) showObjects(ctx context.Context, ns []string, like string,
 		ns = s.namespace
 	}
 	ids, err := list(ctx, ns)
+	if errors.Is(err, iceberg.ErrNoSuchNamespace) && slices.Equal(ns, []string{s.engine.cfg.Namespace}) {
+		// The configured namespace is created by the first write; before
+		// it, it is empty.
+		ids, err = nil, nil
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -14,7 +14,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -92,8 +91,8 @@ type Engine struct {
 	closed bool
 }
 
-// Open opens (creating in read-write mode) the warehouse directory and the
-// catalog file.
+// Open opens the warehouse and its catalog. A warehouse that does not
+// exist yet is created by the first write, not by Open or by reads.
 func Open(ctx context.Context, cfg Config) (*Engine, error) {
 	if cfg.Warehouse == "" {
 		return nil, fmt.Errorf("%w: empty warehouse directory", ErrInvalidStatement)
@@ -112,24 +111,11 @@ func Open(ctx context.Context, cfg Config) (*Engine, error) {
 		}
 		cfg.CatalogURI = cfg.CatalogFile
 	}
-	kind, catalogPath, err := open.Classify(cfg.CatalogURI)
-	if err != nil {
+	if _, _, err := open.Classify(cfg.CatalogURI); err != nil {
 		return nil, err
 	}
 	if cfg.Namespace == "" {
 		cfg.Namespace = "default"
-	}
-	if !cfg.ReadOnly && !objectStore {
-		if err := os.MkdirAll(cfg.Warehouse, 0o755); err != nil {
-			return nil, fmt.Errorf("sqlexec: create warehouse: %w", err)
-		}
-	}
-	if !cfg.ReadOnly {
-		if kind == open.KindSQLite {
-			if err := os.MkdirAll(filepath.Dir(catalogPath), 0o755); err != nil {
-				return nil, fmt.Errorf("sqlexec: create catalog directory: %w", err)
-			}
-		}
 	}
 	uri := strings.TrimRight(cfg.Warehouse, "/")
 	if !objectStore {
@@ -137,7 +123,11 @@ func Open(ctx context.Context, cfg Config) (*Engine, error) {
 			return nil, fmt.Errorf("sqlexec: warehouse: %w", err)
 		}
 	}
-	cat, err := open.Catalog(ctx, cfg.CatalogURI, open.Options{CatalogName: cfg.CatalogName, ReadOnly: cfg.ReadOnly})
+	// Nothing is created until the first write (the catalog file with its
+	// directory, data and metadata directories as tables need them): a
+	// mistyped warehouse path reads as an empty catalog and leaves nothing
+	// behind.
+	cat, err := open.Catalog(ctx, cfg.CatalogURI, open.Options{CatalogName: cfg.CatalogName, ReadOnly: cfg.ReadOnly, CreateOnWrite: true})
 	if err != nil {
 		return nil, err
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"github.com/icesql/icesql/sqlexec/exec"
+	"slices"
 	"strings"
 	"sync"
 
@@ -178,8 +179,10 @@ func (s *Session) execOne(ctx context.Context, st parser.Statement) (Result, err
 	if err := checkReadOptions(ctx, st); err != nil {
 		return Result{}, err
 	}
-	if err := s.engine.ensureDefaultNamespace(ctx); err != nil {
-		return Result{}, err
+	if writesCatalog(st) {
+		if err := s.engine.ensureDefaultNamespace(ctx); err != nil {
+			return Result{}, err
+		}
 	}
 	if w, ok := st.(*parser.TiDBStmt); ok {
 		switch n := w.Node.(type) {
@@ -224,8 +227,10 @@ func (s *Session) queryOne(ctx context.Context, st parser.Statement) (*Rows, err
 	if err := checkReadOptions(ctx, st); err != nil {
 		return nil, err
 	}
-	if err := s.engine.ensureDefaultNamespace(ctx); err != nil {
-		return nil, err
+	if writesCatalog(st) {
+		if err := s.engine.ensureDefaultNamespace(ctx); err != nil {
+			return nil, err
+		}
 	}
 	switch x := st.(type) {
 	case *parser.TiDBStmt:
@@ -276,7 +281,8 @@ func (s *Session) queryOne(ctx context.Context, st parser.Statement) (*Rows, err
 		if err != nil {
 			return nil, err
 		}
-		if !ok {
+		// The configured namespace exists from the first write on.
+		if !ok && !slices.Equal(x.Namespace, []string{s.engine.cfg.Namespace}) {
 			return nil, fmt.Errorf("USE %s: %w", strings.Join(x.Namespace, "."), errNoSuchNamespace)
 		}
 		s.namespace = x.Namespace
@@ -289,6 +295,20 @@ func (s *Session) queryOne(ctx context.Context, st parser.Statement) (*Rows, err
 		return emptyRows(), nil
 	}
 	return nil, notSupported("statement %s", firstWords(st.String()))
+}
+
+// writesCatalog reports whether a statement may write, so that the
+// configured namespace must exist first; reads never create it (nor the
+// warehouse), so a mistyped namespace= or path leaves nothing behind.
+func writesCatalog(st parser.Statement) bool {
+	if w, ok := st.(*parser.TiDBStmt); ok {
+		switch w.Node.(type) {
+		case *ast.InsertStmt, *ast.DeleteStmt, *ast.UpdateStmt, *ast.LoadDataStmt:
+			return true
+		}
+		return false
+	}
+	return isWrite(st)
 }
 
 // isWrite reports whether a statement changes the catalog or a table.

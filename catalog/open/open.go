@@ -27,6 +27,10 @@ type Options struct {
 	CatalogName string
 	// ReadOnly refuses every write with catalog.ErrReadOnly.
 	ReadOnly bool
+	// CreateOnWrite leaves a missing SQLite file (and its directory)
+	// uncreated until the first write; until then reads see an empty
+	// catalog. The other implementations create nothing on open anyway.
+	CreateOnWrite bool
 	// Properties are the connection's other options with Iceberg's names
 	// (credentials, warehouse, ...), for implementations that take them.
 	Properties map[string]string
@@ -40,7 +44,7 @@ func Catalog(ctx context.Context, uri string, opts Options) (catalog.Catalog, er
 	}
 	switch kind {
 	case KindSQLite:
-		return sqlite.Open(ctx, rest, sqlite.Options{CatalogName: opts.CatalogName, ReadOnly: opts.ReadOnly})
+		return sqlite.Open(ctx, rest, sqlite.Options{CatalogName: opts.CatalogName, ReadOnly: opts.ReadOnly, CreateOnWrite: opts.CreateOnWrite})
 	case KindPostgres:
 		return postgres.Open(ctx, rest, postgres.Options{CatalogName: opts.CatalogName, ReadOnly: opts.ReadOnly})
 	case KindREST:

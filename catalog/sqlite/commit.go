@@ -53,7 +53,11 @@ func (c *Catalog) CommitTable(ctx context.Context, ident Identifier, expectedLoc
 			return newError(op, name, err)
 		}
 	}
-	conn, err := c.write.Conn(ctx)
+	w, err := c.writer(ctx)
+	if err != nil {
+		return newError(op, name, notApplied(err))
+	}
+	conn, err := w.Conn(ctx)
 	if err != nil {
 		return newError(op, name, notApplied(err))
 	}
@@ -94,7 +98,11 @@ func (c *Catalog) CommitTables(ctx context.Context, commits []TableCommit) error
 	if c.readOnly {
 		return newError(op, "", ErrReadOnly)
 	}
-	tx, err := c.write.BeginTx(ctx, nil)
+	w, err := c.writer(ctx)
+	if err != nil {
+		return newError(op, "", notApplied(err))
+	}
+	tx, err := w.BeginTx(ctx, nil)
 	if err != nil {
 		return newError(op, "", notApplied(err))
 	}

@@ -35,7 +35,11 @@ func (c *Catalog) LockTables(ctx context.Context, idents []Identifier) (*TableLo
 	if c.readOnly {
 		return nil, newError(op, "", ErrReadOnly)
 	}
-	tx, err := c.write.BeginTx(ctx, nil) // _txlock=immediate: takes the write lock
+	w, err := c.writer(ctx)
+	if err != nil {
+		return nil, newError(op, "", notApplied(err))
+	}
+	tx, err := w.BeginTx(ctx, nil) // _txlock=immediate: takes the write lock
 	if err != nil {
 		return nil, newError(op, "", notApplied(err))
 	}

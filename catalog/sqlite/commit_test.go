@@ -56,7 +56,7 @@ func TestCommitTableIgnoresViews(t *testing.T) {
 	ctx := context.Background()
 	c, _ := openTest(t, Options{})
 	mustCreateNamespace(t, c, "db")
-	if _, err := c.write.Exec("INSERT INTO iceberg_tables VALUES ('default', 'db', 'v', 'vm1', NULL, 'VIEW')"); err != nil {
+	if _, err := c.cur.Load().write.Exec("INSERT INTO iceberg_tables VALUES ('default', 'db', 'v', 'vm1', NULL, 'VIEW')"); err != nil {
 		t.Fatal(err)
 	}
 	if err := c.CommitTable(ctx, ident(t, "db.v"), "vm1", "vm2"); !errors.Is(err, iceberg.ErrCommitFailed) {

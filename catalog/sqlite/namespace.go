@@ -95,7 +95,7 @@ func (c *Catalog) NamespaceExists(ctx context.Context, ns []string) (bool, error
 	if err := validateNamespace(ns); err != nil {
 		return false, newError(op, name, err)
 	}
-	ok, err := c.namespaceExists(ctx, c.read, name)
+	ok, err := c.namespaceExists(ctx, c.reader(), name)
 	if err != nil {
 		return false, newError(op, name, err)
 	}

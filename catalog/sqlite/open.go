@@ -5,9 +5,14 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"io/fs"
 	"net/url"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/mattn/go-sqlite3"
@@ -34,6 +39,10 @@ type Options struct {
 	// ReadOnly opens the file with mode=ro; every write returns ErrReadOnly.
 	// The file must already hold the catalog tables.
 	ReadOnly bool
+	// CreateOnWrite leaves a missing file uncreated until the first write
+	// (which creates its directory too); until then reads see an empty
+	// catalog. Without it Open creates the file.
+	CreateOnWrite bool
 	// Hooks are fault-injection points for tests; leave zero in production.
 	Hooks Hooks
 }
@@ -48,11 +57,56 @@ type Hooks = catalog.Hooks
 type Catalog struct {
 	name     string
 	readOnly bool
-	hasType  bool    // iceberg_tables has the V1 iceberg_type column
-	write    *sql.DB // nil when read-only; one connection, BEGIN IMMEDIATE
-	read     *sql.DB // deferred transactions, for consistent reads
+	path     string
+	busy     time.Duration
 	hooks    Hooks
+	cur      atomic.Pointer[dbs]
+	createMu sync.Mutex
+	empty    *dbs // the stand-in a CreateOnWrite catalog read before its file existed
 }
+
+// dbs are the connections to the file.
+type dbs struct {
+	write   *sql.DB // nil when read-only; one connection, BEGIN IMMEDIATE
+	read    *sql.DB // deferred transactions, for consistent reads
+	hasType bool    // iceberg_tables has the V1 iceberg_type column
+	// pending: the file does not exist yet (CreateOnWrite); read is an
+	// empty in-memory catalog and the first write creates the file.
+	pending bool
+}
+
+func (c *Catalog) reader() *sql.DB { return c.cur.Load().read }
+func (c *Catalog) hasType() bool   { return c.cur.Load().hasType }
+
+// writer is the write connection, creating the file on the first write
+// of a CreateOnWrite catalog.
+func (c *Catalog) writer(ctx context.Context) (*sql.DB, error) {
+	d := c.cur.Load()
+	if !d.pending {
+		return d.write, nil
+	}
+	c.createMu.Lock()
+	defer c.createMu.Unlock()
+	if d = c.cur.Load(); !d.pending {
+		return d.write, nil
+	}
+	if err := os.MkdirAll(filepath.Dir(c.path), 0o755); err != nil {
+		return nil, err
+	}
+	nd := &dbs{}
+	if err := c.open(ctx, nd); err != nil {
+		nd.close()
+		return nil, err
+	}
+	// The stand-in stays open until Close: readers may still hold it.
+	c.empty = d
+	c.cur.Store(nd)
+	return nd.write, nil
+}
+
+// Pending reports whether the catalog file is still to be created by the
+// first write (Options.CreateOnWrite).
+func (c *Catalog) Pending() bool { return c.cur.Load().pending }
 
 // Open opens (creating if needed, unless read-only) the catalog in the
 // SQLite file at path. Missing catalog tables are created with the JDBC
@@ -63,62 +117,110 @@ func Open(ctx context.Context, path string, opts Options) (*Catalog, error) {
 	if path == "" {
 		return nil, newError(op, "", wrapf(ErrInvalidArgument, "empty path"))
 	}
-	c := &Catalog{name: opts.CatalogName, readOnly: opts.ReadOnly, hooks: opts.Hooks}
+	c := &Catalog{name: opts.CatalogName, readOnly: opts.ReadOnly, hooks: opts.Hooks, path: path, busy: opts.BusyTimeout}
 	if c.name == "" {
 		c.name = DefaultCatalogName
 	}
-	busy := opts.BusyTimeout
-	if busy <= 0 {
-		busy = DefaultBusyTimeout
+	if c.busy <= 0 {
+		c.busy = DefaultBusyTimeout
 	}
-	if err := c.open(ctx, path, busy); err != nil {
-		c.Close()
+	d := &dbs{}
+	c.cur.Store(d)
+	if _, err := os.Stat(path); opts.CreateOnWrite && !c.readOnly && errors.Is(err, fs.ErrNotExist) {
+		if err := openEmpty(ctx, d); err != nil {
+			d.close()
+			return nil, newError(op, path, err)
+		}
+		return c, nil
+	}
+	if err := c.open(ctx, d); err != nil {
+		d.close()
 		return nil, newError(op, path, err)
 	}
 	return c, nil
 }
 
-func (c *Catalog) open(ctx context.Context, path string, busy time.Duration) error {
+// openEmpty makes d an empty in-memory catalog that stands in for a file
+// not yet created.
+func openEmpty(ctx context.Context, d *dbs) error {
+	var err error
+	d.pending = true
+	// One connection: each in-memory connection is a database of its own.
+	if d.read, err = sql.Open("sqlite3", "file::memory:"); err != nil {
+		return err
+	}
+	d.read.SetMaxOpenConns(1)
+	d.read.SetMaxIdleConns(1)
+	d.read.SetConnMaxLifetime(0)
+	d.read.SetConnMaxIdleTime(0)
+	tx, err := d.read.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	if err := initSchema(ctx, tx); err != nil {
+		tx.Rollback()
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		return err
+	}
+	d.hasType, err = inspectSchema(ctx, d.read)
+	return err
+}
+
+func (d *dbs) close() error {
+	var errs []error
+	if d.write != nil {
+		errs = append(errs, d.write.Close())
+	}
+	if d.read != nil {
+		errs = append(errs, d.read.Close())
+	}
+	return errors.Join(errs...)
+}
+
+func (c *Catalog) open(ctx context.Context, d *dbs) error {
+	path, busy := c.path, c.busy
 	var err error
 	if !c.readOnly {
 		// One writer connection: in-process writers queue in the pool instead
 		// of spinning in SQLite's busy handler; other processes are handled
 		// by the busy timeout.
-		c.write, err = sql.Open("sqlite3", buildDSN(path, false, busy, "immediate"))
+		d.write, err = sql.Open("sqlite3", buildDSN(path, false, busy, "immediate"))
 		if err != nil {
 			return err
 		}
-		c.write.SetMaxOpenConns(1)
-		c.write.SetMaxIdleConns(1)
-		if err := enableWAL(ctx, c.write, busy); err != nil {
+		d.write.SetMaxOpenConns(1)
+		d.write.SetMaxIdleConns(1)
+		if err := enableWAL(ctx, d.write, busy); err != nil {
 			return classifyOpenError(err)
 		}
-		if err := c.ensureSchema(ctx); err != nil {
+		if err := ensureSchema(ctx, d.write); err != nil {
 			return classifyOpenError(err)
 		}
 	}
-	c.read, err = sql.Open("sqlite3", buildDSN(path, c.readOnly, busy, "deferred"))
+	d.read, err = sql.Open("sqlite3", buildDSN(path, c.readOnly, busy, "deferred"))
 	if err != nil {
 		return err
 	}
-	c.read.SetMaxOpenConns(8)
-	c.read.SetMaxIdleConns(2)
-	c.hasType, err = inspectSchema(ctx, c.read)
+	d.read.SetMaxOpenConns(8)
+	d.read.SetMaxIdleConns(2)
+	d.hasType, err = inspectSchema(ctx, d.read)
 	return classifyOpenError(err)
 }
 
 // ensureSchema creates the catalog tables when one is missing. It looks
 // first without a lock: opening an existing catalog must not wait for
 // the write lock, which another process may hold for a long commit.
-func (c *Catalog) ensureSchema(ctx context.Context) error {
-	present, err := existingTables(ctx, c.write)
+func ensureSchema(ctx context.Context, w *sql.DB) error {
+	present, err := existingTables(ctx, w)
 	if err != nil {
 		return err
 	}
 	if present["iceberg_tables"] && present["iceberg_namespace_properties"] {
 		return nil
 	}
-	tx, err := c.write.BeginTx(ctx, nil) // _txlock=immediate
+	tx, err := w.BeginTx(ctx, nil) // _txlock=immediate
 	if err != nil {
 		return err
 	}
@@ -190,14 +292,14 @@ func (c *Catalog) ReadOnly() bool { return c.readOnly }
 
 // Close releases the database connections.
 func (c *Catalog) Close() error {
-	var errs []error
-	if c.write != nil {
-		errs = append(errs, c.write.Close())
+	c.createMu.Lock()
+	defer c.createMu.Unlock()
+	err := c.cur.Load().close()
+	if c.empty != nil {
+		c.empty.close()
+		c.empty = nil
 	}
-	if c.read != nil {
-		errs = append(errs, c.read.Close())
-	}
-	return errors.Join(errs...)
+	return err
 }
 
 // writeTx runs fn in a BEGIN IMMEDIATE transaction, wrapping any error in
@@ -206,7 +308,11 @@ func (c *Catalog) writeTx(ctx context.Context, op, name string, fn func(tx *sql.
 	if c.readOnly {
 		return newError(op, name, ErrReadOnly)
 	}
-	tx, err := c.write.BeginTx(ctx, nil)
+	w, err := c.writer(ctx)
+	if err != nil {
+		return newError(op, name, err)
+	}
+	tx, err := w.BeginTx(ctx, nil)
 	if err != nil {
 		return newError(op, name, err)
 	}
@@ -223,7 +329,7 @@ func (c *Catalog) writeTx(ctx context.Context, op, name string, fn func(tx *sql.
 // readTx runs fn in a read transaction, so every query in fn sees one
 // snapshot of the catalog.
 func (c *Catalog) readTx(ctx context.Context, op, name string, fn func(tx *sql.Tx) error) error {
-	tx, err := c.read.BeginTx(ctx, nil)
+	tx, err := c.reader().BeginTx(ctx, nil)
 	if err != nil {
 		return newError(op, name, err)
 	}

@@ -25,7 +25,7 @@ func (c *Catalog) tableKind() rowKind {
 }
 
 func (c *Catalog) viewKind() rowKind {
-	return rowKind{"view", onlyViews, c.hasType, iceberg.ErrNoSuchView, iceberg.ErrViewAlreadyExists}
+	return rowKind{"view", onlyViews, c.hasType(), iceberg.ErrNoSuchView, iceberg.ErrViewAlreadyExists}
 }
 
 // pointerRow is the part of a row TableRecord and ViewRecord both hold.
@@ -95,7 +95,7 @@ func (c *Catalog) loadRowOp(ctx context.Context, op string, ident Identifier, k 
 	if !k.present {
 		return pointerRow{}, newError(op, ident.String(), wrapf(k.missing, "%s", ident))
 	}
-	rec, err := c.loadRow(ctx, c.read, ident, k)
+	rec, err := c.loadRow(ctx, c.reader(), ident, k)
 	if err != nil {
 		return pointerRow{}, newError(op, ident.String(), err)
 	}
@@ -110,7 +110,7 @@ func (c *Catalog) rowExists(ctx context.Context, op string, ident Identifier, k 
 		return false, nil
 	}
 	var found bool
-	err := c.read.QueryRowContext(ctx, "SELECT EXISTS(SELECT 1 FROM iceberg_tables "+
+	err := c.reader().QueryRowContext(ctx, "SELECT EXISTS(SELECT 1 FROM iceberg_tables "+
 		whereIdent+k.filter+")", c.identArgs(ident)...).Scan(&found)
 	if err != nil {
 		return false, newError(op, ident.String(), err)

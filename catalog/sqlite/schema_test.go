@@ -54,7 +54,7 @@ func TestCreatesJDBCSchema(t *testing.T) {
 	for table, ddl := range want {
 		t.Run(table, func(t *testing.T) {
 			var got string
-			err := c.read.QueryRow("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?", table).Scan(&got)
+			err := c.reader().QueryRow("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?", table).Scan(&got)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -64,10 +64,10 @@ func TestCreatesJDBCSchema(t *testing.T) {
 		})
 	}
 	var mode string
-	if err := c.write.QueryRow("PRAGMA journal_mode").Scan(&mode); err != nil || mode != "wal" {
+	if err := c.cur.Load().write.QueryRow("PRAGMA journal_mode").Scan(&mode); err != nil || mode != "wal" {
 		t.Fatalf("journal_mode = %q, %v; want wal", mode, err)
 	}
-	if !c.hasType {
+	if !c.hasType() {
 		t.Fatal("fresh catalog should use the V1 schema")
 	}
 }
@@ -88,7 +88,7 @@ func TestReopenKeepsSchema(t *testing.T) {
 		t.Fatalf("LoadTable after reopen = %+v, %v", rec, err)
 	}
 	var n int
-	if err := c2.read.QueryRow("SELECT count(*) FROM pragma_table_info('iceberg_tables') WHERE name = 'iceberg_type'").Scan(&n); err != nil || n != 1 {
+	if err := c2.reader().QueryRow("SELECT count(*) FROM pragma_table_info('iceberg_tables') WHERE name = 'iceberg_type'").Scan(&n); err != nil || n != 1 {
 		t.Fatalf("iceberg_type columns = %d, %v", n, err)
 	}
 }

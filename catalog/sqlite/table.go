@@ -16,7 +16,7 @@ type TableRecord = catalog.Record
 // onlyTables restricts a query to table rows (not views) on a V1 schema;
 // NULL iceberg_type is a table written by a V0 client.
 func (c *Catalog) onlyTables() string {
-	if c.hasType {
+	if c.hasType() {
 		return " AND (iceberg_type = 'TABLE' OR iceberg_type IS NULL)"
 	}
 	return ""
@@ -41,7 +41,7 @@ func (c *Catalog) insertTable(ctx context.Context, op string, ident Identifier, 
 		return newError(op, ident.String(), err)
 	}
 	typ := ""
-	if c.hasType {
+	if c.hasType() {
 		typ = "TABLE"
 	}
 	return c.writeTx(ctx, op, ident.String(), func(tx *sql.Tx) error {

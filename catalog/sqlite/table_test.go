@@ -14,7 +14,7 @@ func TestCreateAndLoadTable(t *testing.T) {
 	c, _ := openTest(t, Options{})
 	mustCreateNamespace(t, c, "db")
 	mustCreateTable(t, c, "db.existing", "m0")
-	if _, err := c.write.Exec("INSERT INTO iceberg_tables VALUES ('default', 'db', 'v', 'view-meta', NULL, 'VIEW')"); err != nil {
+	if _, err := c.cur.Load().write.Exec("INSERT INTO iceberg_tables VALUES ('default', 'db', 'v', 'view-meta', NULL, 'VIEW')"); err != nil {
 		t.Fatal(err)
 	}
 	tests := []struct {
@@ -54,7 +54,7 @@ func TestCreateAndLoadTable(t *testing.T) {
 		})
 	}
 	var typ string
-	if err := c.read.QueryRow("SELECT iceberg_type FROM iceberg_tables WHERE table_name = 't'").Scan(&typ); err != nil || typ != "TABLE" {
+	if err := c.reader().QueryRow("SELECT iceberg_type FROM iceberg_tables WHERE table_name = 't'").Scan(&typ); err != nil || typ != "TABLE" {
 		t.Fatalf("iceberg_type = %q, %v; want TABLE", typ, err)
 	}
 	if _, err := c.LoadTable(ctx, ident(t, "db.v")); !errors.Is(err, iceberg.ErrNoSuchTable) {
@@ -77,7 +77,7 @@ func TestLoadTableRejectsNullLocation(t *testing.T) {
 	ctx := context.Background()
 	c, _ := openTest(t, Options{})
 	mustCreateNamespace(t, c, "db")
-	if _, err := c.write.Exec("INSERT INTO iceberg_tables VALUES ('default', 'db', 'broken', NULL, NULL, 'TABLE')"); err != nil {
+	if _, err := c.cur.Load().write.Exec("INSERT INTO iceberg_tables VALUES ('default', 'db', 'broken', NULL, NULL, 'TABLE')"); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := c.LoadTable(ctx, ident(t, "db.broken")); !errors.Is(err, ErrInvalidRow) {

@@ -22,10 +22,10 @@ const onlyViews = " AND iceberg_type = 'VIEW'"
 
 // SupportsViews reports whether the catalog has the V1 iceberg_type
 // column that views need.
-func (c *Catalog) SupportsViews() bool { return c.hasType }
+func (c *Catalog) SupportsViews() bool { return c.hasType() }
 
 func (c *Catalog) requireViews() error {
-	if !c.hasType {
+	if !c.hasType() {
 		return ErrViewsUnsupported
 	}
 	return nil
@@ -113,7 +113,11 @@ func (c *Catalog) CommitView(ctx context.Context, ident Identifier, expectedLoca
 	if err := c.requireViews(); err != nil {
 		return newError(op, name, err)
 	}
-	res, err := c.write.ExecContext(ctx, swapSQL+onlyViews,
+	w, err := c.writer(ctx)
+	if err != nil {
+		return newError(op, name, err)
+	}
+	res, err := w.ExecContext(ctx, swapSQL+onlyViews,
 		newLocation, expectedLocation, c.name, joinNamespace(ident.Namespace), ident.Name, expectedLocation)
 	if err := swapOutcome(res, err, wrapf(iceberg.ErrCommitFailed,
 		"metadata location of view %s is no longer %s (or the view is gone)", ident, expectedLocation)); err != nil {

@@ -55,7 +55,7 @@ func TestCreateAndLoadView(t *testing.T) {
 		})
 	}
 	var typ string
-	if err := c.read.QueryRow("SELECT iceberg_type FROM iceberg_tables WHERE table_name = 'v'").Scan(&typ); err != nil || typ != "VIEW" {
+	if err := c.reader().QueryRow("SELECT iceberg_type FROM iceberg_tables WHERE table_name = 'v'").Scan(&typ); err != nil || typ != "VIEW" {
 		t.Fatalf("iceberg_type = %q, %v; want VIEW", typ, err)
 	}
 }
@@ -68,7 +68,7 @@ func TestTablesAndViewsDoNotSeeEachOther(t *testing.T) {
 	c, _ := openTest(t, Options{})
 	mustCreateNamespace(t, c, "db")
 	tbl := mustCreateTable(t, c, "db.t", "tm")
-	if _, err := c.write.Exec("INSERT INTO iceberg_tables VALUES ('default', 'db', 'legacy', 'lm', NULL, NULL)"); err != nil {
+	if _, err := c.cur.Load().write.Exec("INSERT INTO iceberg_tables VALUES ('default', 'db', 'legacy', 'lm', NULL, NULL)"); err != nil {
 		t.Fatal(err)
 	}
 	legacy := ident(t, "db.legacy")

@@ -4,8 +4,8 @@
 //	icesql [flags] [DSN] [flags]
 //	icesql serve [-addr 127.0.0.1:8181] [-token T] DSN
 //
-// DSN is a warehouse directory (default ./warehouse, created on first
-// use), optionally with ?namespace=..&mode=ro.
+// DSN is a warehouse directory (default ./warehouse, created by the first
+// write), optionally with ?namespace=..&mode=ro.
 package main
 
 import (
@@ -23,7 +23,7 @@ import (
 
 	"github.com/icesql/icesql/cmd/icesql/internal/format"
 	"github.com/icesql/icesql/cmd/icesql/internal/shell"
-	_ "github.com/icesql/icesql/driver"
+	"github.com/icesql/icesql/driver"
 )
 
 const defaultDSN = "./warehouse"
@@ -89,6 +89,19 @@ func run(args []string, stdin *os.File, stdout, stderr io.Writer) int {
 
 	sh := shell.New(conn, stdout, stderr)
 	defer sh.Close()
+	if catalogFile := pendingCatalog(dsn); catalogFile != "" {
+		// Nothing exists until the first write creates it: say so once,
+		// so a mistyped path is noticed.
+		sh.AfterRun = func() {
+			if _, err := os.Stat(catalogFile); err == nil {
+				fmt.Fprintf(stderr, "created warehouse %s\n", filepath.Dir(catalogFile))
+				sh.AfterRun = nil
+			}
+		}
+		if *command == "" && *file == "" && term.IsTerminal(int(stdin.Fd())) {
+			fmt.Fprintf(stderr, "Warehouse %s does not exist yet: the first write creates it.\n", filepath.Dir(catalogFile))
+		}
+	}
 	sh.Format = f
 	sh.ErrIsTerminal = isTerminal(stderr)
 	interactive := *command == "" && *file == "" && term.IsTerminal(int(stdin.Fd()))
@@ -167,6 +180,24 @@ func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 		positional = append(positional, rest[0])
 		args = rest[1:]
 	}
+}
+
+// pendingCatalog is the absolute path of the DSN's SQLite catalog file
+// when it does not exist yet (the engine creates it on the first write),
+// else "".
+func pendingCatalog(dsn string) string {
+	cfg, err := driver.ParseDSN(dsn)
+	if err != nil || cfg.CatalogURI != "" || cfg.CatalogFile == "" {
+		return ""
+	}
+	p, err := filepath.Abs(cfg.CatalogFile)
+	if err != nil {
+		return ""
+	}
+	if _, err := os.Stat(p); !errors.Is(err, os.ErrNotExist) {
+		return ""
+	}
+	return p
 }
 
 func isTerminal(w io.Writer) bool {

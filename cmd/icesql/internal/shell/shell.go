@@ -35,6 +35,9 @@ type Shell struct {
 	// ErrIsTerminal enables the \copy progress bar.
 	ErrIsTerminal bool
 
+	// AfterRun, when set, runs after every statement and meta-command.
+	AfterRun func()
+
 	// ShowCandidates, when set, prints completion candidates above the
 	// prompt (a second Tab lists them).
 	ShowCandidates func(list string)
@@ -93,6 +96,9 @@ func (s *Shell) Run(ctx context.Context, p split.Piece) error {
 	}
 	if s.Timing && err != ErrQuit {
 		fmt.Fprintf(s.Out, "Time: %.3f ms\n", float64(time.Since(start).Microseconds())/1000)
+	}
+	if s.AfterRun != nil {
+		s.AfterRun()
 	}
 	return err
 }
