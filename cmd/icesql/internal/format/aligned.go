@@ -6,21 +6,30 @@ import (
 	"unicode/utf8"
 )
 
-// cellText is a value as an aligned cell: NULL spelled out, control
-// characters escaped so a cell stays on one line.
+// cellText is a value as an aligned cell: NULL spelled out, tabs and
+// carriage returns escaped; a newline starts another line of the cell,
+// printed as psql prints it (a + marks a cell that goes on below).
 func cellText(v any) string {
 	s, null := Text(v)
 	if null {
 		return "NULL"
 	}
-	return escapeControls(s)
+	// A text ending in a newline (SHOW CREATE TABLE's) ends with its last line.
+	return escapeControls(strings.TrimSuffix(s, "\n"))
 }
 
-var controlEscaper = strings.NewReplacer("\n", `\n`, "\r", `\r`, "\t", `\t`)
+var controlEscaper = strings.NewReplacer("\r", `\r`, "\t", `\t`)
 
 func escapeControls(s string) string { return controlEscaper.Replace(s) }
 
-func width(s string) int { return utf8.RuneCountInString(s) }
+// width is the width of a cell: that of its widest line.
+func width(s string) int {
+	w := 0
+	for line := range strings.SplitSeq(s, "\n") {
+		w = max(w, utf8.RuneCountInString(line))
+	}
+	return w
+}
 
 // pad writes s padded with blanks to w runes (never cut).
 func pad(b *strings.Builder, s string, w int, right bool) {
@@ -112,11 +121,31 @@ func (p *alignedPrinter) printWindow() {
 }
 
 func (p *alignedPrinter) writeRow(cells []string, numeric []bool) {
+	lines := make([][]string, len(cells))
+	height := 1
 	for j, s := range cells {
-		p.separator(j, " | ")
-		pad(&p.line, s, p.widths[j], numeric[j])
+		lines[j] = strings.Split(s, "\n")
+		height = max(height, len(lines[j]))
 	}
-	p.endLine()
+	for k := range height {
+		p.line.WriteString(" ")
+		for j := range cells {
+			piece := ""
+			if k < len(lines[j]) {
+				piece = lines[j][k]
+			}
+			pad(&p.line, piece, p.widths[j], numeric[j])
+			if k < len(lines[j])-1 {
+				p.line.WriteString("+")
+			} else {
+				p.line.WriteString(" ")
+			}
+			if j < len(cells)-1 {
+				p.line.WriteString("| ")
+			}
+		}
+		p.endLine()
+	}
 }
 
 func (p *alignedPrinter) separator(col int, sep string) {
@@ -159,9 +188,18 @@ func (p *expandedPrinter) row(row []any) error {
 		p.line.Reset()
 		pad(&p.line, p.columns[j], p.nameWidth, false)
 		p.out.WriteString(p.line.String())
-		p.out.WriteString(" | ")
-		p.out.WriteString(cellText(v))
-		p.out.WriteString("\n")
+		lines := strings.Split(cellText(v), "\n")
+		for k, l := range lines {
+			if k > 0 {
+				p.out.WriteString(strings.Repeat(" ", p.nameWidth))
+			}
+			p.out.WriteString(" | ")
+			p.out.WriteString(l)
+			if k < len(lines)-1 {
+				p.out.WriteString("+")
+			}
+			p.out.WriteString("\n")
+		}
 	}
 	return nil
 }

@@ -1,8 +1,9 @@
 // Package split cuts shell input into SQL statements and meta-commands.
 //
 // A statement ends at a semicolon outside quotes and comments. A line
-// whose first non-blank character, at the start of a statement, is a
-// backslash is a meta-command that ends at the end of that line.
+// whose first non-blank character, at the start of a statement (line
+// comments before it aside), is a backslash is a meta-command that ends
+// at the end of that line.
 package split
 
 import "strings"
@@ -49,6 +50,19 @@ func Split(text string, start Position) (pieces []Piece, rest string) {
 			if c == ';' { // an empty statement
 				advance(c)
 				i++
+				continue
+			}
+			if c == '-' && i+1 < len(text) && text[i+1] == '-' || c == '#' {
+				// A line comment between statements belongs to neither, so
+				// a meta-command may follow it on the next line.
+				end := strings.IndexByte(text[i:], '\n')
+				if end < 0 {
+					return pieces, ""
+				}
+				for _, b := range []byte(text[i : i+end]) {
+					advance(b)
+				}
+				i += end
 				continue
 			}
 			stmtStart, sLine, sCol = i, line, col

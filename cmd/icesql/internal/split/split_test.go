@@ -34,6 +34,8 @@ func TestSplit(t *testing.T) {
 		{"meta after statement", "SELECT 1; \\x\n", []Piece{{Text: "SELECT 1", Line: 1, Col: 1}, {Text: "\\x", Meta: true, Line: 1, Col: 11}}, ""},
 		{"meta without newline is pending", "\\copy t FROM 'f'", nil, "\\copy t FROM 'f'"},
 		{"backslash inside statement", "SELECT\n\\x;", []Piece{{Text: "SELECT\n\\x", Line: 1, Col: 1}}, ""},
+		{"meta after a comment line", "SELECT 1; -- note\n\\d t\n-- c\n\\dt\n", []Piece{{Text: "SELECT 1", Line: 1, Col: 1}, {Text: "\\d t", Meta: true, Line: 2, Col: 1}, {Text: "\\dt", Meta: true, Line: 4, Col: 1}}, ""},
+		{"comment line before a statement", "-- c\nSELECT 1;", []Piece{{Text: "SELECT 1", Line: 2, Col: 1}}, ""},
 		{"unicode columns", "SELECT 'é';SELECT 2;", []Piece{{Text: "SELECT 'é'", Line: 1, Col: 1}, {Text: "SELECT 2", Line: 1, Col: 12}}, ""},
 	}
 	for _, tt := range tests {
