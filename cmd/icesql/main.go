@@ -21,6 +21,7 @@ import (
 
 	"golang.org/x/term"
 
+	"github.com/icesql/icesql/catalog"
 	"github.com/icesql/icesql/cmd/icesql/internal/format"
 	"github.com/icesql/icesql/cmd/icesql/internal/shell"
 	"github.com/icesql/icesql/driver"
@@ -89,6 +90,13 @@ func run(args []string, stdin *os.File, stdout, stderr io.Writer) int {
 
 	sh := shell.New(conn, stdout, stderr)
 	defer sh.Close()
+	if cfg, err := driver.ParseDSN(dsn); err == nil {
+		where := cfg.CatalogFile
+		if cfg.CatalogURI != "" {
+			where = catalog.RedactURI(cfg.CatalogURI)
+		}
+		sh.Info = shell.ConnInfo{Warehouse: cfg.Warehouse, Catalog: where, CatalogName: cfg.Catalog, Namespace: cfg.Namespace, Mode: string(cfg.Mode)}
+	}
 	if catalogFile := pendingCatalog(dsn); catalogFile != "" {
 		// Nothing exists until the first write creates it: say so once,
 		// so a mistyped path is noticed.

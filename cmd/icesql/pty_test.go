@@ -192,7 +192,10 @@ func TestInteractiveHistory(t *testing.T) {
 	hist := filepath.Join(t.TempDir(), "history")
 	s := startPTY(t, hist, wh)
 	s.expect("icesql> ")
-	s.send("SELECT 41 AS answer;\r")
+	// Typed over two lines, kept as one entry.
+	s.send("SELECT 41\r")
+	s.expect("-> ")
+	s.send("AS answer;\r")
 	s.expect("answer")
 	s.send("\\q\r")
 	<-s.done

@@ -15,6 +15,10 @@ const maxHistory = 1000
 type History struct {
 	lines []string // oldest first
 	file  *os.File
+	// statements: the interactive shell keeps a statement typed over
+	// several lines as one entry; Add holds lines until EndStatement.
+	statements bool
+	pending    []string
 }
 
 // OpenHistory loads path (if it exists) and appends to it.
@@ -43,7 +47,33 @@ func OpenHistory(path string) *History {
 }
 
 // Add records a line; blank lines and repeats of the last are dropped.
+// Once KeepStatements is on, lines wait for EndStatement.
 func (h *History) Add(entry string) {
+	if h.statements {
+		if strings.TrimSpace(entry) != "" {
+			h.pending = append(h.pending, strings.TrimSpace(entry))
+		}
+		return
+	}
+	h.add(entry)
+}
+
+// KeepStatements makes the lines of one statement one entry (joined by
+// blanks, so the entry recalls as one line): Add holds them until
+// EndStatement.
+func (h *History) KeepStatements() { h.statements = true }
+
+// EndStatement records the held lines as one entry.
+func (h *History) EndStatement() {
+	if len(h.pending) == 0 {
+		return
+	}
+	entry := strings.Join(h.pending, " ")
+	h.pending = h.pending[:0]
+	h.add(entry)
+}
+
+func (h *History) add(entry string) {
 	if strings.TrimSpace(entry) == "" || (len(h.lines) > 0 && h.lines[len(h.lines)-1] == entry) {
 		return
 	}

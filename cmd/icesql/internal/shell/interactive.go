@@ -58,6 +58,7 @@ func (s *Shell) Interactive(ctx context.Context, stdin *os.File, history *Histor
 		io.Writer
 	}{in, os.Stdout}, prompt)
 	if history != nil {
+		history.KeepStatements()
 		t.History = history
 	}
 	s.ShowCandidates = func(list string) { t.Write([]byte(list)) }
@@ -85,6 +86,9 @@ func (s *Shell) Interactive(ctx context.Context, stdin *os.File, history *Histor
 			s.SetStatementSoFar("")
 			t.SetPrompt(prompt)
 			fmt.Fprintln(s.Out, "^C")
+			if history != nil {
+				history.EndStatement()
+			}
 			continue
 		}
 		if errors.Is(err, io.EOF) {
@@ -116,6 +120,9 @@ func (s *Shell) Interactive(ctx context.Context, stdin *os.File, history *Histor
 		if strings.TrimSpace(pending.String()) == "" {
 			pending.Reset()
 			t.SetPrompt(prompt)
+			if history != nil {
+				history.EndStatement()
+			}
 		} else {
 			t.SetPrompt(continuationPrompt)
 		}

@@ -17,9 +17,20 @@ const helpText = `Meta-commands:
   \dt [namespace]    list tables
   \d table           describe a table: columns, partitioning, properties, current snapshot
   \snapshots table   list a table's snapshots
+  \dv [namespace]    list views
+  \conninfo          the warehouse, catalog, namespace and mode of the connection
   \format NAME       output format: aligned, csv, tsv, json, markdown, expanded
   \x                 toggle expanded output
-  \timing [on|off]   print each statement's run time
+  \pset [OPTION [VALUE]]
+                     format NAME; null 'TEXT' (how aligned, expanded and Markdown
+                     output show NULL; default NULL); pager on|off|always
+                     (on: results taller than the screen); \pset alone lists them
+  \timing [on|off]   print each statement's run time (time spent in the pager
+                     is left out)
+  \i file            run the statements and meta-commands of a file
+  \e [file]          edit file, or the last statement, with $VISUAL or $EDITOR
+                     (default vi); what is saved runs when the editor exits
+  \! [command]       run a shell command (no command: $SHELL)
   \copy table FROM 'file' [WITH (option value, ...)]
                      bulk-load a file into a table. Options: FORMAT csv|jsonl|parquet
                      (default from the extension); for CSV: HEADER true|false
@@ -37,7 +48,7 @@ const helpText = `Meta-commands:
                      (FORMAT csv, HEADER), DELIMITER '|', unquoted file names.
   \o [file]          send query results to file (created or truncated); \o alone
                      sends them to the terminal again
-SQL statements end with ';' and may span lines. COPY (query) TO 'file'
+SQL statements end with ';' and may span lines (history keeps one as one entry). COPY (query) TO 'file'
 [(FORMAT parquet|csv|json, ...)] writes a result from SQL (a new file unless
 OVERWRITE; never inside the warehouse). Ctrl-C cancels a running statement.
 Rows print as they arrive. The aligned format sizes its columns from the first
@@ -53,20 +64,27 @@ func (s *Shell) meta(ctx context.Context, line string) error {
 	case `\help`, `\?`, `\h`:
 		fmt.Fprint(s.Out, helpText)
 		return nil
-	case `\format`, `\pset`:
+	case `\format`:
 		if args == "" {
 			fmt.Fprintf(s.Out, "Output format is %s.\n", s.Format)
 			return nil
 		}
-		f, err := format.Parse(args)
-		if err != nil {
-			return err
+		return s.formatCommand(args)
+	case `\pset`:
+		return s.pset(args)
+	case `\i`, `\include`:
+		return s.include(ctx, unquote(args))
+	case `\e`, `\edit`:
+		return s.edit(ctx, unquote(args))
+	case `\!`:
+		return s.shellCommand(ctx, args)
+	case `\conninfo`:
+		return s.conninfo()
+	case `\dv`:
+		if args == "" {
+			return s.show(ctx, "SHOW VIEWS")
 		}
-		s.setFormat(f)
-		if s.Terminal {
-			fmt.Fprintf(s.Out, "Output format is %s.\n", f)
-		}
-		return nil
+		return s.show(ctx, "SHOW VIEWS IN "+args)
 	case `\x`:
 		if s.Format == format.Expanded {
 			s.setFormat(s.prevFormat)
@@ -130,6 +148,19 @@ func onOff(b bool) string {
 		return "on"
 	}
 	return "off"
+}
+
+// formatCommand sets the output format by name.
+func (s *Shell) formatCommand(name string) error {
+	f, err := format.Parse(name)
+	if err != nil {
+		return err
+	}
+	s.setFormat(f)
+	if s.Terminal {
+		fmt.Fprintf(s.Out, "Output format is %s.\n", f)
+	}
+	return nil
 }
 
 func (s *Shell) setFormat(f format.Format) {

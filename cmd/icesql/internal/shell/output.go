@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"time"
 
@@ -116,7 +117,7 @@ func (s *Shell) stream(ctx context.Context, q string, ind *indicator) error {
 		ind.stop()
 		vals, err := sc.scan()
 		if err == nil {
-			err = rw.WriteRow(vals)
+			err = rw.WriteRow(s.showNulls(vals))
 		}
 		if err == nil && time.Since(lastFlush) >= flushEvery {
 			err, lastFlush = rw.Flush(), time.Now()
@@ -157,6 +158,13 @@ func (s *Shell) print(r *format.Result) error {
 		}
 		return nil
 	}
+	if s.nullSet {
+		shown := &format.Result{Columns: r.Columns}
+		for _, row := range r.Rows {
+			shown.Rows = append(shown.Rows, s.showNulls(slices.Clone(row)))
+		}
+		r = shown
+	}
 	out := s.output()
 	return finishOutput(out, format.Write(out, s.Format, r))
 }
@@ -164,10 +172,14 @@ func (s *Shell) print(r *format.Result) error {
 // output is where a result goes: Out, or on a terminal a writer that
 // turns to the pager once the result is taller than the screen.
 func (s *Shell) output() io.Writer {
-	if !s.Terminal || s.Pager == "" || s.Height == nil {
+	if !s.Terminal || s.Pager == "" || s.Height == nil || s.PagerMode == PagerOff {
 		return s.Out
 	}
-	return &pagingWriter{out: s.Out, pager: s.Pager, height: s.Height()}
+	height := s.Height()
+	if s.PagerMode == PagerAlways {
+		height = 0
+	}
+	return &pagingWriter{out: s.Out, pager: s.Pager, height: height, paging: &s.pagerTime}
 }
 
 // pagingWriter holds output until it has as many lines as the screen,
@@ -182,11 +194,21 @@ type pagingWriter struct {
 	cmd    *exec.Cmd
 	pipe   io.WriteCloser
 	direct bool // the pager did not start: write to out
+	// paging accumulates the time spent writing to the pager (which
+	// blocks while the reader reads) and waiting for it to exit.
+	paging *time.Duration
+}
+
+func (p *pagingWriter) timed(start time.Time) {
+	if p.paging != nil {
+		*p.paging += time.Since(start)
+	}
 }
 
 func (p *pagingWriter) Write(b []byte) (int, error) {
 	switch {
 	case p.pipe != nil:
+		defer p.timed(time.Now())
 		if _, err := p.pipe.Write(b); err != nil {
 			return 0, errPagerQuit
 		}
@@ -233,6 +255,7 @@ func (p *pagingWriter) Close() error {
 		p.held.Reset()
 		return err
 	}
+	defer p.timed(time.Now())
 	p.pipe.Close()
 	p.cmd.Wait() // a pager quit early is no failure
 	p.pipe = nil

@@ -37,6 +37,18 @@ type Shell struct {
 
 	// AfterRun, when set, runs after every statement and meta-command.
 	AfterRun func()
+	// Info is what \conninfo prints.
+	Info ConnInfo
+	// NullDisplay replaces NULL in aligned, expanded and Markdown output
+	// once \pset null sets it.
+	NullDisplay string
+	nullSet     bool
+	// PagerMode is \pset pager: PagerOn, PagerOff or PagerAlways.
+	PagerMode int
+
+	namespace     string        // after USE
+	lastStatement string        // for \e
+	pagerTime     time.Duration // spent in the pager during the running piece, for \timing
 
 	// ShowCandidates, when set, prints completion candidates above the
 	// prompt (a second Tab lists them).
@@ -83,6 +95,7 @@ func (s *Shell) Run(ctx context.Context, p split.Piece) error {
 		cancel()
 	}()
 	start := time.Now()
+	s.pagerTime = 0
 	var err error
 	if p.Meta {
 		err = s.meta(ctx, p.Text)
@@ -93,9 +106,15 @@ func (s *Shell) Run(ctx context.Context, p split.Piece) error {
 		}
 		err = s.statement(ctx, p.Text, ind)
 		ind.stop()
+		s.lastStatement = p.Text
+		if err == nil {
+			s.noteUse(p.Text)
+		}
 	}
 	if s.Timing && err != ErrQuit {
-		fmt.Fprintf(s.Out, "Time: %.3f ms\n", float64(time.Since(start).Microseconds())/1000)
+		// Time spent paging is the reader's, not the statement's.
+		elapsed := time.Since(start) - s.pagerTime
+		fmt.Fprintf(s.Out, "Time: %.3f ms\n", float64(elapsed.Microseconds())/1000)
 	}
 	if s.AfterRun != nil {
 		s.AfterRun()
@@ -200,6 +219,17 @@ func (s *Shell) statement(ctx context.Context, stmt string, ind *indicator) erro
 		return nil
 	}
 	return s.stream(ctx, stmt, ind)
+}
+
+// noteUse remembers the namespace of a USE statement, for \conninfo.
+func (s *Shell) noteUse(stmt string) {
+	if strings.ToUpper(firstWord(stmt)) != "USE" {
+		return
+	}
+	f := strings.Fields(stmt)
+	if len(f) == 2 {
+		s.namespace = strings.Trim(f[1], "`")
+	}
 }
 
 // tag prints a command tag for a statement without rows.
