@@ -107,7 +107,7 @@ func (e *Engine) writeViewMetadata(ctx context.Context, meta *iceberg.ViewMetada
 	if err != nil {
 		return "", err
 	}
-	loc := fmt.Sprintf("%s/metadata/%05d-%s.metadata.json", meta.Location, viewFileVersion(previous)+1, iceberg.NewUUIDString())
+	loc := fmt.Sprintf("%s/metadata/%05d-%s.metadata.json", fileio.NewFileBase(strings.TrimRight(meta.Location, "/")), viewFileVersion(previous)+1, iceberg.NewUUIDString())
 	out, err := e.env.IO.Create(ctx, loc)
 	if err != nil {
 		return "", err

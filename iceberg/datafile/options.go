@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/icesql/icesql/iceberg"
+	"github.com/icesql/icesql/iceberg/fileio"
 	"github.com/icesql/icesql/iceberg/parquetfile"
 )
 
@@ -61,9 +62,11 @@ func resolveOptions(meta *iceberg.TableMetadata, o WriterOptions, suffix string)
 		}
 		r.parquet = po
 	}
-	r.dataDir = strings.TrimRight(props[PropWriteDataPath], "/")
+	// New files are named below the plain path of a file: location (see
+	// fileio.NewFileBase), so every reader finds them literally.
+	r.dataDir = fileio.NewFileBase(strings.TrimRight(props[PropWriteDataPath], "/"))
 	if r.dataDir == "" {
-		r.dataDir = strings.TrimRight(meta.Location(), "/") + "/data"
+		r.dataDir = fileio.NewFileBase(strings.TrimRight(meta.Location(), "/")) + "/data"
 	}
 	op := o.OperationID
 	if op == "" {

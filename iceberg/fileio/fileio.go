@@ -1,6 +1,7 @@
 // Package fileio is the storage interface of icesql: every data, delete,
 // manifest and metadata file is read and written through a FileIO, and
-// addressed by a URI (file:///abs/path) as it appears in table metadata.
+// addressed by its location as it appears in table metadata (an absolute
+// path written literally, as Java writes it, or a file: URI).
 package fileio
 
 import (

@@ -14,8 +14,10 @@ import (
 	"sync"
 )
 
-// Local is a FileIO on the local file system. Locations are file:// URIs
-// or plain absolute paths.
+// Local is a FileIO on the local file system. Locations are absolute
+// paths (what icesql writes) or file: URIs, both read literally as Java
+// reads them; files of tables whose file: locations were written
+// percent-encoded (iceberg-go, earlier icesql versions) are found too.
 type Local struct {
 	// NoSync skips fsync on Close. Only for tests and benchmarks that say
 	// so; a commit may reference a file only once it is durable.
@@ -27,20 +29,24 @@ var (
 	_ LazySyncer = (*Local)(nil)
 )
 
-// LocalPath converts a file:// URI (or a plain path) into an OS path.
+// LocalPath converts a location into an OS path. A file: location is the
+// literal path after "file:" and an empty or localhost authority, as Java
+// (Hadoop's Path over the local file system), PyIceberg and Spark read it:
+// nothing is percent-decoded, so a partition directory "s=a%2Fb" is a
+// file name holding "%2F". Plain paths are taken as they are.
 func LocalPath(location string) (string, error) {
-	if strings.HasPrefix(location, "file:") {
-		u, err := url.Parse(location)
-		if err != nil {
-			return "", &PathError{Op: "parse", Location: location, Err: fmt.Errorf("%w: %v", ErrBadLocation, err)}
+	if rest, ok := strings.CutPrefix(location, "file:"); ok {
+		if after, ok := strings.CutPrefix(rest, "//"); ok {
+			host, _, _ := strings.Cut(after, "/")
+			if host != "" && host != "localhost" {
+				return "", &PathError{Op: "parse", Location: location, Err: ErrBadLocation}
+			}
+			rest = after[len(host):]
 		}
-		if u.Host != "" && u.Host != "localhost" {
+		if !strings.HasPrefix(rest, "/") {
 			return "", &PathError{Op: "parse", Location: location, Err: ErrBadLocation}
 		}
-		if u.Path == "" {
-			return "", &PathError{Op: "parse", Location: location, Err: ErrBadLocation}
-		}
-		return filepath.FromSlash(u.Path), nil
+		return filepath.FromSlash(rest), nil
 	}
 	if strings.Contains(location, "://") {
 		return "", &PathError{Op: "parse", Location: location, Err: ErrBadLocation}
@@ -48,21 +54,99 @@ func LocalPath(location string) (string, error) {
 	return location, nil
 }
 
-// LocalURI converts an OS path into an absolute file:// URI.
+// legacyPath is the percent-decoded reading of a file: location, as
+// iceberg-go and earlier icesql versions read (and wrote) them: their
+// files of "file:///a%20b" are in "/a b". Empty when it is the literal
+// path, when decoding fails, or when decoding yields "." or ".." segments
+// or a NUL (an encoded "%2F..%2F" must never reach outside its directory).
+func legacyPath(location string) string {
+	if !strings.HasPrefix(location, "file:") || !strings.Contains(location, "%") {
+		return ""
+	}
+	u, err := url.Parse(location)
+	if err != nil || u.Path == "" || (u.Host != "" && u.Host != "localhost") || strings.ContainsRune(u.Path, 0) {
+		return ""
+	}
+	for _, seg := range strings.Split(u.Path, "/") {
+		if seg == "." || seg == ".." {
+			return ""
+		}
+	}
+	p := filepath.FromSlash(u.Path)
+	if lit, err := LocalPath(location); err == nil && lit == p {
+		return ""
+	}
+	return p
+}
+
+// LocalPaths are the OS paths a location may name: the literal path, then
+// the legacy percent-decoded one when it differs.
+func LocalPaths(location string) ([]string, error) {
+	p, err := LocalPath(location)
+	if err != nil {
+		return nil, err
+	}
+	if lp := legacyPath(location); lp != "" {
+		return []string{p, lp}, nil
+	}
+	return []string{p}, nil
+}
+
+// existingPath is the OS path of a location that names an existing file
+// or directory: the literal path, or the legacy decoded one when only
+// that exists. The literal path when neither exists.
+func existingPath(location string) (string, error) {
+	p, err := LocalPath(location)
+	if err != nil {
+		return "", err
+	}
+	if _, err := os.Lstat(p); errors.Is(err, fs.ErrNotExist) {
+		if lp := legacyPath(location); lp != "" {
+			if _, err := os.Lstat(lp); err == nil {
+				return lp, nil
+			}
+		}
+	}
+	return p, nil
+}
+
+// LocalURI converts an OS path into the location icesql writes for it:
+// the absolute path, literal (spaces, colons and percent signs as they
+// are), with no scheme. Java writes such locations for a warehouse given
+// as a path, and every reader takes them literally: Java, Spark and
+// PyIceberg read file: URIs literally too, but iceberg-go percent-decodes
+// a file: URI, so a Java-escaped partition directory such as
+// "s=d%C3%A9lta" is only found by all of them under a plain path.
 func LocalURI(path string) (string, error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return "", err
 	}
-	u := url.URL{Scheme: "file", Path: filepath.ToSlash(abs)}
-	return u.String(), nil
+	return filepath.ToSlash(abs), nil
+}
+
+// NewFileBase is the location below which new files of a table or
+// directory location are named. A file: location becomes the plain path
+// of the directory it names (see LocalURI): literal, or percent-decoded
+// where only that exists (tables of earlier icesql versions and of
+// iceberg-go), so that new files land beside the table's others and read
+// the same everywhere. Other locations are returned unchanged.
+func NewFileBase(location string) string {
+	if !strings.HasPrefix(location, "file:") {
+		return location
+	}
+	p, err := existingPath(strings.TrimRight(location, "/"))
+	if err != nil {
+		return location
+	}
+	return filepath.ToSlash(p)
 }
 
 // Open implements FileIO. Only regular files open: a directory, a device
 // (/dev/zero would never end) or a FIFO (opening it would wait for a
 // writer) is ErrNotAFile, checked before the open and again after.
 func (l *Local) Open(_ context.Context, location string) (InputFile, error) {
-	p, err := LocalPath(location)
+	p, err := existingPath(location)
 	if err != nil {
 		return nil, err
 	}
@@ -87,6 +171,13 @@ func openRegular(p, location string) (*os.File, fs.FileInfo, error) {
 		return nil, nil, &PathError{Op: "open", Location: location, Err: ErrNotAFile}
 	}
 	f, err := os.Open(p)
+	if errors.Is(err, fs.ErrNotExist) {
+		if lp := legacyPath(location); lp != "" {
+			if lf, lerr := os.Open(lp); lerr == nil {
+				f, err = lf, nil
+			}
+		}
+	}
 	if err != nil {
 		return nil, nil, wrapOS("open", location, err)
 	}
@@ -191,7 +282,13 @@ func (l *Local) Remove(_ context.Context, location string) error {
 	if err != nil {
 		return err
 	}
-	if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
+	err = os.Remove(p)
+	if errors.Is(err, fs.ErrNotExist) {
+		if lp := legacyPath(location); lp != "" {
+			err = os.Remove(lp)
+		}
+	}
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return wrapOS("remove", location, err)
 	}
 	return nil
@@ -200,7 +297,7 @@ func (l *Local) Remove(_ context.Context, location string) error {
 // List implements FileIO, walking the directory below prefix lazily.
 func (l *Local) List(ctx context.Context, prefix string) iter.Seq2[FileInfo, error] {
 	return func(yield func(FileInfo, error) bool) {
-		root, err := LocalPath(prefix)
+		root, err := existingPath(prefix)
 		if err != nil {
 			yield(FileInfo{}, err)
 			return
@@ -228,10 +325,8 @@ func (l *Local) List(ctx context.Context, prefix string) iter.Seq2[FileInfo, err
 				return err
 			}
 			loc := p
-			if uriPrefix {
-				if loc, err = LocalURI(p); err != nil {
-					return err
-				}
+			if uriPrefix { // the prefix's form, the path literal
+				loc = "file://" + filepath.ToSlash(p)
 			}
 			if !yield(FileInfo{Location: loc, Size: info.Size(), ModTime: info.ModTime()}, nil) {
 				return errStop

@@ -75,7 +75,9 @@ func RemoveOrphanFiles(ctx context.Context, tbl *table.Table, opts OrphanOptions
 	}
 	known := make(map[string]bool, len(referenced))
 	for _, p := range referenced {
-		known[normalizeLocation(p)] = true
+		for _, n := range normalizeLocations(p) {
+			known[n] = true
+		}
 	}
 	var orphans []string
 	for fi, err := range cur.IO().List(ctx, location) {
@@ -145,6 +147,22 @@ func insideLocation(root, loc string) bool {
 		return false
 	}
 	return l == r || strings.HasPrefix(l, strings.TrimSuffix(r, "/")+"/")
+}
+
+// normalizeLocations are every file a referenced location may name: its
+// literal path and, for locations written percent-encoded, the decoded
+// one (fileio.LocalPaths), so neither reading makes a live file look
+// orphaned.
+func normalizeLocations(loc string) []string {
+	if strings.HasPrefix(loc, "file:") {
+		if ps, err := fileio.LocalPaths(loc); err == nil {
+			for i, p := range ps {
+				ps[i] = path.Clean(p)
+			}
+			return ps
+		}
+	}
+	return []string{normalizeLocation(loc)}
 }
 
 // normalizeLocation makes file:/x, file:///x and /x compare equal, so a

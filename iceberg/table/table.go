@@ -145,16 +145,18 @@ func (t *Table) MetadataDir() string { return metadataDir(t.meta) }
 // DataDir is where data and delete files go.
 func (t *Table) DataDir() string { return dataDir(t.meta) }
 
+// metadataDir and dataDir name new files below the table's location in
+// the form fileio.NewFileBase gives (a plain path for a file: location).
 func metadataDir(m *iceberg.TableMetadata) string {
 	if p := m.Property("write.metadata.path", ""); p != "" {
-		return strings.TrimSuffix(p, "/")
+		return fileio.NewFileBase(strings.TrimSuffix(p, "/"))
 	}
-	return strings.TrimSuffix(m.Location(), "/") + "/metadata"
+	return fileio.NewFileBase(strings.TrimSuffix(m.Location(), "/")) + "/metadata"
 }
 
 func dataDir(m *iceberg.TableMetadata) string {
 	if p := m.Property("write.data.path", ""); p != "" {
-		return strings.TrimSuffix(p, "/")
+		return fileio.NewFileBase(strings.TrimSuffix(p, "/"))
 	}
-	return strings.TrimSuffix(m.Location(), "/") + "/data"
+	return fileio.NewFileBase(strings.TrimSuffix(m.Location(), "/")) + "/data"
 }

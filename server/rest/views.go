@@ -51,7 +51,7 @@ func (s *Server) writeView(ctx context.Context, meta *iceberg.ViewMetadata, prev
 			version = n + 1
 		}
 	}
-	loc := fmt.Sprintf("%s/metadata/%05d-%s.metadata.json", meta.Location, version, iceberg.NewUUIDString())
+	loc := fmt.Sprintf("%s/metadata/%05d-%s.metadata.json", fileio.NewFileBase(strings.TrimRight(meta.Location, "/")), version, iceberg.NewUUIDString())
 	out, err := s.env.IO.Create(ctx, loc)
 	if err != nil {
 		return "", err
