@@ -122,7 +122,7 @@ func callAddFiles(ctx context.Context, s *Session, a callArgs) (maintenance.Resu
 		if err != nil {
 			return nil, err
 		}
-		uri, err := fileio.LocalURI(path)
+		uri, err := fileio.LocalFileLocation(path)
 		if err != nil {
 			return nil, err
 		}

@@ -15,8 +15,8 @@ import (
 )
 
 // Local is a FileIO on the local file system. Locations are absolute
-// paths (what icesql writes) or file: URIs, both read literally as Java
-// reads them; files of tables whose file: locations were written
+// paths (what icesql writes for files) or file: URIs (what it writes for
+// table directories), both read literally as Java reads them; files of tables whose file: locations were written
 // percent-encoded (iceberg-go, earlier icesql versions) are found too.
 type Local struct {
 	// NoSync skips fsync on Close. Only for tests and benchmarks that say
@@ -110,14 +110,26 @@ func existingPath(location string) (string, error) {
 	return p, nil
 }
 
-// LocalURI converts an OS path into the location icesql writes for it:
-// the absolute path, literal (spaces, colons and percent signs as they
-// are), with no scheme. Java writes such locations for a warehouse given
-// as a path, and every reader takes them literally: Java, Spark and
-// PyIceberg read file: URIs literally too, but iceberg-go percent-decodes
-// a file: URI, so a Java-escaped partition directory such as
-// "s=d%C3%A9lta" is only found by all of them under a plain path.
+// LocalURI converts an OS path into the location icesql gives a table or
+// warehouse directory: a file:// URI holding the absolute path literally
+// (spaces, colons and percent signs as they are), as Java writes one.
+// Files below it are named by plain paths (LocalFileLocation,
+// NewFileBase).
 func LocalURI(path string) (string, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return "", err
+	}
+	return "file://" + filepath.ToSlash(abs), nil
+}
+
+// LocalFileLocation converts an OS path into the location icesql records
+// for a file: the absolute path, literal, with no scheme, as Java writes
+// it for a warehouse given as a path. Every reader takes it literally:
+// Java, Spark and PyIceberg read file: URIs literally too, but iceberg-go
+// percent-decodes a file: URI, so a Java-escaped partition directory such
+// as "s=d%C3%A9lta" is found by all of them only under a plain path.
+func LocalFileLocation(path string) (string, error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return "", err
@@ -127,7 +139,7 @@ func LocalURI(path string) (string, error) {
 
 // NewFileBase is the location below which new files of a table or
 // directory location are named. A file: location becomes the plain path
-// of the directory it names (see LocalURI): literal, or percent-decoded
+// of the directory it names (see LocalFileLocation): literal, or percent-decoded
 // where only that exists (tables of earlier icesql versions and of
 // iceberg-go), so that new files land beside the table's others and read
 // the same everywhere. Other locations are returned unchanged.

@@ -149,8 +149,11 @@ func TestLocalPathIsLiteral(t *testing.T) {
 		}
 	}
 	uri, err := LocalURI("/x y/z:1/%41")
-	if err != nil || uri != "/x y/z:1/%41" {
+	if err != nil || uri != "file:///x y/z:1/%41" {
 		t.Fatalf("LocalURI = %q, %v", uri, err)
+	}
+	if loc, err := LocalFileLocation("/x y/z:1/%41"); err != nil || loc != "/x y/z:1/%41" {
+		t.Fatalf("LocalFileLocation = %q, %v", loc, err)
 	}
 }
 
