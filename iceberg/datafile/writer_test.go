@@ -14,6 +14,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/icesql/icesql/iceberg"
 	"github.com/icesql/icesql/iceberg/arrowschema"
+	"github.com/icesql/icesql/iceberg/fileio"
 	"github.com/icesql/icesql/iceberg/parquetfile"
 	"github.com/icesql/icesql/iceberg/scan"
 )
@@ -70,7 +71,7 @@ func TestWriterPartitions(t *testing.T) {
 				if f.Content != iceberg.ContentData || f.FileFormat != iceberg.FormatParquet || f.SpecID != tt.meta.DefaultSpecID() {
 					t.Errorf("%s: content %v format %v spec %d", f.FilePath, f.Content, f.FileFormat, f.SpecID)
 				}
-				if !fileNamePattern.MatchString(f.FilePath) || !strings.HasPrefix(f.FilePath, tt.loc+"/data/") {
+				if !fileNamePattern.MatchString(f.FilePath) || !strings.HasPrefix(f.FilePath, fileio.NewFileBase(tt.loc)+"/data/") {
 					t.Errorf("file name %s does not follow the Java pattern", f.FilePath)
 				}
 				if f.SortOrderID == nil || *f.SortOrderID != 0 {
@@ -263,7 +264,7 @@ func TestWriterHonoursCodecAndDataPath(t *testing.T) {
 	}
 	pq := parquetfile.WriterOptions{Compression: "gzip"}
 	files = writeAll(t, tt2, WriterOptions{Parquet: &pq}, testRows(t, testSchema(), 0, 10, []string{"a"}))
-	if !strings.HasPrefix(files[0].FilePath, tt.loc+"/"+dataDir+"/0000") {
+	if !strings.HasPrefix(files[0].FilePath, fileio.NewFileBase(tt.loc)+"/"+dataDir+"/0000") {
 		t.Errorf("write.data.path ignored: %s", files[0].FilePath)
 	}
 }

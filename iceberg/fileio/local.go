@@ -337,8 +337,8 @@ func (l *Local) List(ctx context.Context, prefix string) iter.Seq2[FileInfo, err
 				return err
 			}
 			loc := p
-			if uriPrefix { // the prefix's form, the path literal
-				loc = "file://" + filepath.ToSlash(p)
+			if uriPrefix { // the form icesql records files in
+				loc = filepath.ToSlash(p)
 			}
 			if !yield(FileInfo{Location: loc, Size: info.Size(), ModTime: info.ModTime()}, nil) {
 				return errStop

@@ -145,7 +145,7 @@ func TestTableLifecycle(t *testing.T) {
 	ts.must(http.StatusOK, "POST", "/v1/namespaces", `{"namespace":["db"]}`, nil)
 	ts.must(http.StatusOK, "POST", "/v1/namespaces", `{"namespace":["other"]}`, nil)
 	created := ts.createTable("db", "t")
-	if created.MetadataLocation == nil || !strings.HasPrefix(*created.MetadataLocation, ts.warehouse+"/db.db/t/metadata/") {
+	if created.MetadataLocation == nil || !strings.HasPrefix(*created.MetadataLocation, strings.TrimPrefix(ts.warehouse, "file://")+"/db.db/t/metadata/") {
 		t.Fatalf("metadata location %v", created.MetadataLocation)
 	}
 	if created.Config["s3.endpoint"] == "" {
