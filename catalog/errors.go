@@ -42,3 +42,17 @@ var (
 func Wrapf(sentinel error, format string, args ...any) error {
 	return fmt.Errorf("%w: %s", sentinel, fmt.Sprintf(format, args...))
 }
+
+// StatesCatalogFact reports whether err is one of the catalog-state
+// errors (no such table or namespace, already exists, not empty) whose
+// message already names the object: a catalog's error type prints just
+// that message rather than repeating its operation and the name.
+func StatesCatalogFact(err error) bool {
+	for _, s := range []error{iceberg.ErrNoSuchTable, iceberg.ErrNoSuchNamespace, iceberg.ErrTableAlreadyExists,
+		iceberg.ErrNamespaceExists, iceberg.ErrNamespaceNotEmpty} {
+		if errors.Is(err, s) {
+			return true
+		}
+	}
+	return false
+}

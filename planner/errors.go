@@ -25,13 +25,14 @@ var (
 )
 
 // UnknownColumnError names a column that no table in scope has.
-type UnknownColumnError struct{ Qualifier, Name string }
+// Suggestion is a near-miss name in scope ("" when none is close).
+type UnknownColumnError struct{ Qualifier, Name, Suggestion string }
 
 func (e *UnknownColumnError) Error() string {
 	if e.Qualifier != "" {
-		return fmt.Sprintf("unknown column %s.%s", e.Qualifier, e.Name)
+		return fmt.Sprintf("unknown column %s.%s%s", e.Qualifier, e.Name, didYouMean(e.Suggestion))
 	}
-	return "unknown column " + e.Name
+	return "unknown column " + e.Name + didYouMean(e.Suggestion)
 }
 func (e *UnknownColumnError) Unwrap() error { return ErrUnknownColumn }
 
@@ -46,16 +47,36 @@ func (e *AmbiguousColumnError) Error() string {
 }
 func (e *AmbiguousColumnError) Unwrap() error { return ErrAmbiguousColumn }
 
-// UnknownTableError names a table the catalog does not have.
-type UnknownTableError struct{ Name string }
+// UnknownTableError names a table the catalog does not have. Err is the
+// catalog's error, when it has one (it matches iceberg.ErrNoSuchTable);
+// Suggestion is a near-miss table name ("" when none is close).
+type UnknownTableError struct {
+	Name       string
+	Suggestion string
+	Err        error
+}
 
-func (e *UnknownTableError) Error() string { return "unknown table " + e.Name }
-func (e *UnknownTableError) Unwrap() error { return ErrUnknownTable }
+func (e *UnknownTableError) Error() string {
+	if e.Err != nil {
+		return "table " + e.Name + " does not exist" + didYouMean(e.Suggestion)
+	}
+	return "unknown table " + e.Name + didYouMean(e.Suggestion)
+}
+
+func (e *UnknownTableError) Unwrap() []error {
+	if e.Err != nil {
+		return []error{ErrUnknownTable, e.Err}
+	}
+	return []error{ErrUnknownTable}
+}
 
 // UnknownFunctionError names a function the engine does not have.
-type UnknownFunctionError struct{ Name string }
+// Suggestion is a near-miss function name ("" when none is close).
+type UnknownFunctionError struct{ Name, Suggestion string }
 
-func (e *UnknownFunctionError) Error() string { return "unknown function " + e.Name }
+func (e *UnknownFunctionError) Error() string {
+	return "unknown function " + e.Name + didYouMean(e.Suggestion)
+}
 func (e *UnknownFunctionError) Unwrap() error { return ErrUnknownFunction }
 
 // TypeMismatchError describes an operator applied to wrong types.

@@ -482,7 +482,7 @@ func (b *binder) bindCall(x *ast.FuncCallExpr, sc *scope) (Expr, error) {
 		f, ok = constructorFuncs[name]
 	}
 	if !ok {
-		return nil, &UnknownFunctionError{Name: name}
+		return nil, &UnknownFunctionError{Name: name, Suggestion: suggestFunction(name)}
 	}
 	args := make([]Expr, 0, len(x.Args))
 	for _, a := range x.Args {

@@ -33,12 +33,15 @@ func (sc *scope) resolve(qual, name string) (Expr, error) {
 	case 0:
 		if sc.outer != nil && sc.sub != nil {
 			e, err := sc.outer.resolveOuter(qual, name)
+			if uce, ok := err.(*UnknownColumnError); ok {
+				uce.Suggestion = sc.suggest(qual, name)
+			}
 			if err != nil {
 				return nil, err
 			}
 			return sc.sub.outerRef(e), nil
 		}
-		return nil, &UnknownColumnError{Qualifier: qual, Name: name}
+		return nil, &UnknownColumnError{Qualifier: qual, Name: name, Suggestion: sc.suggest(qual, name)}
 	}
 	cands := make([]string, len(hits))
 	for i, h := range hits {
@@ -77,4 +80,18 @@ func (s *subqueryBase) outerRef(e Expr) Expr {
 	}
 	s.OuterCols = append(s.OuterCols, e)
 	return &OuterRef{Slot: s.Correlated, Index: len(s.OuterCols) - 1, Name: key, Type: e.DataType()}
+}
+
+// suggest finds a near-miss for an unknown column among the names this
+// scope and its enclosing ones can see.
+func (sc *scope) suggest(qual, name string) string {
+	var names []string
+	for s := sc; s != nil; s = s.outer {
+		for _, c := range s.cols {
+			if qual == "" || strings.EqualFold(c.Qualifier, qual) {
+				names = append(names, c.Name)
+			}
+		}
+	}
+	return Suggest(name, names)
 }

@@ -83,3 +83,17 @@ func noIcebergFeature(feature, what string) error {
 func invalidf(format string, args ...any) error {
 	return fmt.Errorf("%w: "+format, append([]any{ErrInvalidStatement}, args...)...)
 }
+
+// PositionError points an error about a name (an unknown table, column or
+// function, an ambiguous column) at where the statement writes it: Line
+// and Col (1-based) and Context, the statement's line with a caret under
+// the name. Unwrap gives the error itself.
+type PositionError struct {
+	Err       error
+	Line, Col int
+	Context   string
+}
+
+func (e *PositionError) Error() string { return e.Err.Error() + "\n" + e.Context }
+
+func (e *PositionError) Unwrap() error { return e.Err }

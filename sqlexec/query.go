@@ -99,7 +99,7 @@ func (r *resolver) ResolveTable(ctx context.Context, ref planner.TableRef) (plan
 	t, err := r.s.openTable(ctx, tr)
 	if errors.Is(err, iceberg.ErrNoSuchTable) && !errors.Is(err, planner.ErrUnknownTable) {
 		// Match the planner's sentinel too, keeping the catalog's.
-		return nil, fmt.Errorf("%w: %w", &planner.UnknownTableError{Name: parser.QuoteName(tr.Parts)}, err)
+		return nil, r.s.unknownTable(ctx, tr, err)
 	}
 	if err != nil {
 		return nil, err

@@ -76,11 +76,7 @@ func (s *Session) Prepare(sql string) (*Prepared, error) {
 	if s.engine.isClosed() {
 		return nil, ErrClosed
 	}
-	text, style, list, err := parser.Placeholders(sql)
-	if err != nil {
-		return nil, err
-	}
-	stmts, err := parser.Parse(text)
+	stmts, style, list, err := parser.ParseWithPlaceholders(sql)
 	if err != nil {
 		return nil, err
 	}
@@ -166,7 +162,7 @@ func (p *Prepared) run(ctx context.Context, args []any, fn func(context.Context,
 		err := fn(p.planSlot(ctx, i, args[off:off+pb.count]), i, st)
 		p.s.view = outer
 		if err != nil {
-			return err
+			return locate(err, st)
 		}
 		off += pb.count
 	}

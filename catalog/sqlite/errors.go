@@ -46,6 +46,9 @@ type CatalogError struct {
 }
 
 func (e *CatalogError) Error() string {
+	if catalog.StatesCatalogFact(e.Err) {
+		return e.Err.Error()
+	}
 	if e.Table == "" {
 		return fmt.Sprintf("sqlite catalog: %s: %v", e.Op, e.Err)
 	}

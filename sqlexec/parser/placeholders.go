@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -107,3 +108,18 @@ func allDigits(s string) bool {
 }
 
 func isNameStart(c byte) bool { return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') }
+
+// ParseWithPlaceholders is Placeholders then Parse; syntax errors quote
+// the script as written, not as rewritten.
+func ParseWithPlaceholders(sql string) ([]Statement, PlaceholderStyle, []Placeholder, error) {
+	text, style, list, err := Placeholders(sql)
+	if err != nil {
+		return nil, 0, nil, err
+	}
+	stmts, err := Parse(text)
+	var pe *ParseError
+	if text != sql && errors.As(err, &pe) {
+		err = newParseError(sql, pe.Offset, pe.Msg)
+	}
+	return stmts, style, list, err
+}

@@ -1,0 +1,35 @@
+package driver_test
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/icesql/icesql/iceberg"
+	"github.com/icesql/icesql/planner"
+	"github.com/icesql/icesql/sqlexec"
+)
+
+// An unknown name is one message with a caret and a near miss, and the
+// typed errors underneath still match.
+func TestErrorPositionKeepsChain(t *testing.T) {
+	db := openDB(t, t.TempDir())
+	mustExec(t, db, "CREATE TABLE trip (id INT, name STRING)")
+	_, err := db.Query("SELECT * FROM trp")
+	want := "table default.trp does not exist; did you mean \"trip\"?\nLINE 1: SELECT * FROM trp\n                      ^"
+	if err == nil || err.Error() != want {
+		t.Fatalf("got %q, want %q", err, want)
+	}
+	var pos *sqlexec.PositionError
+	var ute *planner.UnknownTableError
+	if !errors.Is(err, iceberg.ErrNoSuchTable) || !errors.Is(err, planner.ErrUnknownTable) ||
+		!errors.As(err, &pos) || !errors.As(err, &ute) || pos.Line != 1 || pos.Col != 15 || ute.Suggestion != "trip" {
+		t.Fatalf("chain lost: %#v", err)
+	}
+	_, err = db.Query("SELECT id,\n  nmae FROM trip")
+	var uce *planner.UnknownColumnError
+	if !errors.As(err, &uce) || !errors.As(err, &pos) || pos.Line != 2 || pos.Col != 3 || uce.Suggestion != "name" ||
+		!strings.Contains(err.Error(), "LINE 2:   nmae FROM trip\n          ^") {
+		t.Fatalf("got %q", err)
+	}
+}
