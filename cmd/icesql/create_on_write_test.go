@@ -23,7 +23,7 @@ func TestCreateOnFirstWrite(t *testing.T) {
 		t.Fatalf("reads said %q", errOut)
 	}
 	_, errOut, code = runShell(t, "", "-c", "SELECT * FROM t;", wh)
-	if code != 1 || !strings.Contains(errOut, "no such table") {
+	if code != 1 || !strings.Contains(errOut, "table default.t does not exist") {
 		t.Fatalf("unknown table: exit %d, %s", code, errOut)
 	}
 	_, errOut, code = runShell(t, "", "-c", "CREATE TABLE t (x INT); INSERT INTO t VALUES (1); INSERT INTO t VALUES (2);", wh)
