@@ -18,6 +18,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strings"
 
 	"golang.org/x/term"
 
@@ -97,17 +98,17 @@ func run(args []string, stdin *os.File, stdout, stderr io.Writer) int {
 		}
 		sh.Info = shell.ConnInfo{Warehouse: cfg.Warehouse, Catalog: where, CatalogName: cfg.Catalog, Namespace: cfg.Namespace, Mode: string(cfg.Mode)}
 	}
-	if catalogFile := pendingCatalog(dsn); catalogFile != "" {
+	if catalogFile, what := pendingCatalog(dsn); catalogFile != "" {
 		// Nothing exists until the first write creates it: say so once,
 		// so a mistyped path is noticed.
 		sh.AfterRun = func() {
 			if _, err := os.Stat(catalogFile); err == nil {
-				fmt.Fprintf(stderr, "created warehouse %s\n", filepath.Dir(catalogFile))
+				fmt.Fprintf(stderr, "created %s\n", what)
 				sh.AfterRun = nil
 			}
 		}
 		if *command == "" && *file == "" && term.IsTerminal(int(stdin.Fd())) {
-			fmt.Fprintf(stderr, "Warehouse %s does not exist yet: the first write creates it.\n", filepath.Dir(catalogFile))
+			fmt.Fprintf(stderr, "%s does not exist yet: the first write creates it.\n", strings.ToUpper(what[:1])+what[1:])
 		}
 	}
 	sh.Format = f
@@ -193,19 +194,23 @@ func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 // pendingCatalog is the absolute path of the DSN's SQLite catalog file
 // when it does not exist yet (the engine creates it on the first write),
 // else "".
-func pendingCatalog(dsn string) string {
+func pendingCatalog(dsn string) (catalogFile, what string) {
 	cfg, err := driver.ParseDSN(dsn)
 	if err != nil || cfg.CatalogURI != "" || cfg.CatalogFile == "" {
-		return ""
+		return "", ""
 	}
 	p, err := filepath.Abs(cfg.CatalogFile)
 	if err != nil {
-		return ""
+		return "", ""
 	}
 	if _, err := os.Stat(p); !errors.Is(err, os.ErrNotExist) {
-		return ""
+		return "", ""
 	}
-	return p
+	// The catalog file names the warehouse only when it lies in it.
+	if wh, err := filepath.Abs(cfg.Warehouse); err == nil && !cfg.ObjectStore() && filepath.Dir(p) == wh {
+		return p, "warehouse " + filepath.Dir(p)
+	}
+	return p, "catalog " + p
 }
 
 func isTerminal(w io.Writer) bool {
