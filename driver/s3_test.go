@@ -8,7 +8,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/icesql/icesql/driver"
@@ -164,34 +163,9 @@ func TestS3Warehouse(t *testing.T) {
 		t.Fatalf("sum(a.v) after maintenance = %d", got)
 	}
 
-	// Writers on separate pools (separate engines, caches and catalog
-	// connections) append concurrently; no row is lost or duplicated.
+	// Writers on separate pools append concurrently; no row is lost or duplicated.
 	const writers, each = 4, 5
-	var wg sync.WaitGroup
-	errs := make(chan error, writers)
-	for w := range writers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			other, err := sql.Open("iceberg", dsn)
-			if err != nil {
-				errs <- err
-				return
-			}
-			defer other.Close()
-			for i := range each {
-				if _, err := other.Exec("INSERT INTO b VALUES (?, 1)", 1000+w*100+i); err != nil {
-					errs <- err
-					return
-				}
-			}
-		}()
-	}
-	wg.Wait()
-	close(errs)
-	for err := range errs {
-		t.Fatal(err)
-	}
+	appendFromPools(t, dsn, writers, each)
 	if got := one(db, "SELECT count(DISTINCT id) FROM b WHERE id >= 1000"); got != writers*each {
 		t.Fatalf("%d distinct appended rows, want %d", got, writers*each)
 	}
