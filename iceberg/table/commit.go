@@ -34,7 +34,7 @@ func (u *SnapshotUpdate) Commit(ctx context.Context) (*Table, error) {
 				err = u.syncFiles(ctx, at)
 			}
 			if err == nil {
-				at, n, err = u.install(ctx, at, n)
+				at, n, err = u.install(ctx, at, n, policy, started)
 			}
 			if err == nil {
 				committed := &Table{env: env, ident: base.ident, meta: at.meta, location: at.location, list: at.list}
@@ -75,16 +75,20 @@ func (u *SnapshotUpdate) Commit(ctx context.Context) (*Table, error) {
 }
 
 // install swaps an attempt in and returns the attempt that landed and its
-// number. With a catalog that locks (CommitLocker), a pointer that moved
-// since the attempt's base was read is dealt with under the lock: the
-// update is applied again onto the version found, which nobody can
-// replace before the swap, so an append does not lose to another process.
-// Without one the swap is optimistic and a lost race is ErrCommitFailed.
-func (u *SnapshotUpdate) install(ctx context.Context, at *attempt, n int) (*attempt, int, error) {
+// number. The first swap is optimistic: the catalog's conditional UPDATE
+// alone, with no lock and no read before it, so an uncontended commit
+// costs one catalog round trip. When it loses the race and the policy
+// allows another attempt, a catalog that locks (CommitLocker) deals with
+// the moved pointer under the lock: the update is applied again onto the
+// version found, which nobody can replace before the swap, so an append
+// does not lose to another process twice. Without a lock, or with
+// commit.retry.num-retries=0, the lost race is ErrCommitFailed.
+func (u *SnapshotUpdate) install(ctx context.Context, at *attempt, n int, policy retryPolicy, started time.Time) (*attempt, int, error) {
 	env := at.base.env
+	err := swap(ctx, at, nil)
 	locker, ok := env.Catalog.(CommitLocker)
-	if !ok {
-		return at, n, swap(ctx, at, nil)
+	if !ok || !errors.Is(err, iceberg.ErrCommitFailed) || !policy.mayRetry(n+1, started) {
+		return at, n, err
 	}
 	lk, err := locker.LockPointers(ctx, []Identifier{at.base.ident})
 	if err != nil {
