@@ -206,6 +206,9 @@ func (bt *batch) leafArray(n *rnode, idx []int32, dense bool) (arrow.Array, erro
 		rg := bt.ranges[l]
 		count = rg[1] - rg[0]
 	}
+	if _, unknown := l.fileType.(iceberg.UnknownType); unknown {
+		return array.NewNull(count), nil
+	}
 	first := l.value
 	// at returns the value index of slot k, or -1 for null.
 	at := func(k int) int {

@@ -186,6 +186,10 @@ func (c *chunkData) appendPlain(d *encoding.Values, n int) error {
 		}
 		c.bin = append(c.bin, data...)
 	default:
+		// Parquet's UNKNOWN (NULL) columns have no physical kind and no values
+		if n == 0 {
+			return nil
+		}
 		return corrupt("unsupported physical type %v", c.kind)
 	}
 	return nil
@@ -247,6 +251,10 @@ func (c *chunkData) appendIndexed(idx []int32, dict parquet.Dictionary, n int) e
 			c.bin = append(c.bin, data[int(i)*size:int(i+1)*size]...)
 		}
 	default:
+		// Parquet's UNKNOWN (NULL) columns have no physical kind and no values
+		if len(idx) == 0 {
+			return nil
+		}
 		return corrupt("unsupported physical type %v", c.kind)
 	}
 	return nil
@@ -260,10 +268,14 @@ func (c *chunkData) validate() error {
 }
 
 // int96Micros converts a legacy INT96 timestamp (nanoseconds of day, Julian
-// day) to microseconds since the epoch.
+// day) to microseconds since the epoch. Both halves are signed and the
+// arithmetic wraps, as Spark's: Spark writes instants near the ends of
+// the microsecond range by splitting a Julian microsecond count that
+// overflowed (int96_from_spark's year 290000 has a negative day), and
+// wrapping the same way reads back the instant it was given.
 func int96Micros(v deprecated.Int96) int64 {
 	nanos := int64(uint64(v[1])<<32 | uint64(v[0]))
-	julian := int64(v[2])
+	julian := int64(int32(v[2]))
 	return (julian-2440588)*86400_000_000 + nanos/1000
 }
 

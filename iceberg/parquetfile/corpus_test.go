@@ -7,114 +7,165 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 	"testing"
 
-	"github.com/apache/arrow-go/v18/arrow"
+	"time"
+
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/apache/arrow-go/v18/parquet/file"
-	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 	"github.com/icesql/icesql/iceberg"
+	"github.com/icesql/icesql/internal/corpustest"
 )
 
-// sharedDir finds the shared reference corpora: $ICESQL_SHARED, or a
-// directory "shared" beside the repository root or one of its parents.
-func sharedDir(t *testing.T) string {
-	if d := os.Getenv("ICESQL_SHARED"); d != "" {
-		return d
-	}
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if st, err := os.Stat(filepath.Join(dir, "shared", "parquet-testing")); err == nil && st.IsDir() {
-			return filepath.Join(dir, "shared")
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return ""
-		}
-		dir = parent
-	}
-}
-
-// corpusKnown are the corpus files icesql reads differently from
-// arrow-go, each with the reason.
-var corpusKnown = map[string]string{
+// corpusSkip are the corpus files icesql reads differently from arrow-go
+// (or refuses while arrow-go reads them), each with the reason. Any other
+// file that differs fails the test.
+var corpusSkip = map[string]string{
 	"data/column_chunk_key_value_metadata.parquet": "parquet-go cannot decode column chunk key/value metadata in the footer",
+	"data/geospatial/crs-arbitrary-value.parquet":  "a CRS given inline as PROJJSON has no Iceberg type string (Iceberg names a CRS srid:N or projjson:<table property>)",
 	"data/map_no_value.parquet":                    "a map without a value column has no Iceberg type",
 	"data/nation.dict-malformed.parquet":           "a dictionary page overruns its chunk; refused as corrupt (arrow-go reads past it)",
-	"data/null_list.parquet":                       "the Parquet NULL type has no Iceberg type",
 	"data/old_list_structure.parquet":              "two-level (legacy) lists are not read",
 	"data/repeated_no_annotation.parquet":          "a footer row count of 0 beside 6 rows is refused as corrupt",
 	"data/repeated_primitive_no_list.parquet":      "repeated primitive columns (two-level lists) are not read",
 }
 
-// TestParquetTestingCorpus reads every file of parquet-testing's data/
-// that arrow-go's pqarrow reads, with a name mapping giving each column
-// an id by its path, and compares the row count with pqarrow's (and
-// reports how many rows render alike: types differ where icesql widens
-// to Iceberg types, e.g. INT96 and int8); files of
-// bad_data/ must be refused with iceberg.ErrInvalidDataFile (or
-// ErrUnsupported), without a panic. It prints one line per file.
+// corpusExpect are the rows the corpus's own descriptions (data/*.md)
+// state for files whose values they give, in corpustest's plain form
+// (NULL as "").
+var corpusExpect = map[string][]string{
+	// int96_from_spark.md: microseconds since the epoch; INT96 is an
+	// instant (Spark's TimestampType), read as timestamptz as Java does.
+	"data/int96_from_spark.parquet": {
+		"2024-01-01T20:34:56.123456Z", "2024-01-01T01:00:00Z", "9999-12-31T03:00:00Z",
+		"2024-12-30T23:00:00Z", "", micros(9089380393200000000),
+	},
+	// old_list_structure.md: one row, [[1, 2], [3, 4]].
+	"data/old_list_structure.parquet": {"[[1, 2], [3, 4]]"},
+}
+
+func micros(us int64) string {
+	return corpustest.Timestamp(time.UnixMicro(us), true)
+}
+
+// TestParquetTestingCorpus reads every Parquet file of parquet-testing
+// with icesql's reader (columns bound by a name mapping that numbers them
+// by path) and compares every value of every row with arrow-go's pqarrow
+// and with the rows the corpus states (*_expect.csv beside a file, the
+// values given in data/*.md); a file that differs fails unless
+// corpusSkip names it. Files of bad_data/ and those with corrupt page
+// checksums must be refused with iceberg.ErrInvalidDataFile, encrypted
+// files with ErrEncrypted, all without a panic. It logs one line per
+// file: name, rows, verdict.
 func TestParquetTestingCorpus(t *testing.T) {
-	shared := sharedDir(t)
-	if shared == "" {
-		t.Skip("parquet-testing corpus not found: set ICESQL_SHARED or place shared/ beside the repository")
+	root := corpustest.Dir()
+	if root == "" {
+		t.Skip(corpustest.SkipMessage)
 	}
-	root := filepath.Join(shared, "parquet-testing")
+	files, err := corpustest.Files(root, false)
+	if err != nil {
+		t.Fatal(err)
+	}
 	var lines []string
+	count := map[string]int{}
 	report := func(name, rows, verdict string) {
-		lines = append(lines, fmt.Sprintf("%-60s %8s  %s", name, rows, verdict))
+		count[strings.SplitN(verdict, " ", 2)[0]]++
+		lines = append(lines, fmt.Sprintf("%-66s %6s  %s", name, rows, verdict))
 	}
-	for _, sub := range []string{"data", "bad_data"} {
-		paths, _ := filepath.Glob(filepath.Join(root, sub, "*.parquet"))
-		sort.Strings(paths)
-		for _, p := range paths {
-			name := sub + "/" + filepath.Base(p)
-			data, err := os.ReadFile(p)
-			if err != nil {
-				t.Fatal(err)
+	for _, f := range files {
+		name := f.Name
+		data, err := os.ReadFile(f.Path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, gerr := icesqlRows(data)
+		switch {
+		case corpustest.Encrypted(name):
+			if !errors.Is(gerr, ErrEncrypted) {
+				t.Errorf("%s: %v, want ErrEncrypted", name, gerr)
 			}
-			want, werr := pqarrowRows(data)
-			got, gerr := icesqlRows(data)
-			switch {
-			case sub == "bad_data" || strings.Contains(name, "corrupt-checksum"):
-				// Files whose page CRCs do not match their bytes are
-				// refused: the pages are damaged (arrow-go does not check).
-				if gerr == nil {
-					t.Errorf("%s: read %d rows, want a refusal", name, len(got))
-				} else if !errors.Is(gerr, iceberg.ErrInvalidDataFile) && !errors.Is(gerr, iceberg.ErrUnsupported) {
-					t.Errorf("%s: %v, want iceberg.ErrInvalidDataFile", name, gerr)
-				}
-				report(name, "-", fmt.Sprintf("refused (%v)", short(gerr)))
-			case werr != nil:
-				report(name, "-", "skip: pqarrow cannot read it ("+short(werr)+")")
-			case gerr != nil:
-				if why, ok := corpusKnown[name]; ok {
-					report(name, "-", "known: "+why)
-					continue
-				}
-				t.Errorf("%s: pqarrow reads %d rows, icesql fails: %v", name, len(want), gerr)
-				report(name, fmt.Sprint(len(want)), "icesql: "+short(gerr))
-			case len(got) != len(want):
-				t.Errorf("%s: %d rows, pqarrow %d", name, len(got), len(want))
-				report(name, fmt.Sprint(len(got)), "ROW COUNT DIFFERS")
-			default:
-				same := 0
-				for i := range got {
-					if got[i] == want[i] {
-						same++
-					}
-				}
-				report(name, fmt.Sprint(len(got)), fmt.Sprintf("ok (%d of %d rows render alike)", same, len(got)))
+			report(name, "-", "refused ("+short(gerr)+")")
+			continue
+		case corpustest.Bad(name):
+			if gerr == nil {
+				t.Errorf("%s: read %d rows, want a refusal", name, len(got))
+			} else if !errors.Is(gerr, iceberg.ErrInvalidDataFile) {
+				t.Errorf("%s: %v, want iceberg.ErrInvalidDataFile", name, gerr)
 			}
+			report(name, "-", "refused ("+short(gerr)+")")
+			continue
+		}
+		want, werr := corpustest.Pqarrow(data)
+		expect, source := corpusExpectation(t, f)
+		if werr != nil && expect == nil {
+			if gerr == nil {
+				report(name, fmt.Sprint(len(got)), "skipped (pqarrow cannot read it: "+short(werr)+"; icesql reads it)")
+			} else {
+				report(name, "-", "skipped (pqarrow cannot read it: "+short(werr)+")")
+			}
+			continue
+		}
+		diff := ""
+		switch {
+		case gerr != nil:
+			diff = "icesql: " + gerr.Error()
+		case werr == nil:
+			diff = rowsDiff("pqarrow", got, want)
+		}
+		if diff == "" && expect != nil {
+			diff = rowsDiff(source, corpustest.Plain(got, len(expect[0])), expect)
+		}
+		if diff == "" {
+			if _, ok := corpusSkip[name]; ok {
+				t.Errorf("%s reads alike now: remove it from corpusSkip", name)
+			}
+			report(name, fmt.Sprint(len(got)), "ok")
+			continue
+		}
+		if why, ok := corpusSkip[name]; ok {
+			report(name, "-", "skipped ("+why+")")
+			t.Logf("%s (skipped): %s", name, short(errors.New(diff)))
+			continue
+		}
+		t.Errorf("%s: %s", name, diff)
+		report(name, fmt.Sprint(len(got)), "DIFFERS ("+short(errors.New(diff))+")")
+	}
+	t.Logf("parquet-testing corpus (%d ok, %d skipped, %d refused):\n%s", count["ok"], count["skipped"], count["refused"], strings.Join(lines, "\n"))
+}
+
+// corpusExpectation returns the rows the corpus states for a file, split
+// into their columns, and where they come from (nil if it states none).
+func corpusExpectation(t *testing.T, f corpustest.File) ([][]string, string) {
+	if rows, ok := corpusExpect[f.Name]; ok {
+		out := make([][]string, len(rows))
+		for i, r := range rows {
+			out[i] = []string{r}
+		}
+		return out, "the corpus's .md"
+	}
+	csvPath := strings.TrimSuffix(f.Path, ".parquet") + "_expect.csv"
+	rows, err := corpustest.ExpectCSV(csvPath)
+	if os.IsNotExist(err) {
+		return nil, ""
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rows, filepath.Base(csvPath)
+}
+
+// rowsDiff describes the first difference between got and want rows.
+func rowsDiff(source string, got, want [][]string) string {
+	if len(got) != len(want) {
+		return fmt.Sprintf("%d rows, %s has %d", len(got), source, len(want))
+	}
+	for i := range got {
+		if !slices.Equal(got[i], want[i]) {
+			return fmt.Sprintf("row %d is %s, %s has %s", i, strings.Join(got[i], " | "), source, strings.Join(want[i], " | "))
 		}
 	}
-	t.Logf("parquet-testing corpus:\n%s", strings.Join(lines, "\n"))
+	return ""
 }
 
 func short(err error) string {
@@ -125,32 +176,9 @@ func short(err error) string {
 	return s
 }
 
-// pqarrowRows renders each row as arrow-go reads it.
-func pqarrowRows(data []byte) (rows []string, err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			err = fmt.Errorf("panic: %v", p)
-		}
-	}()
-	pf, err := file.NewParquetReader(bytes.NewReader(data))
-	if err != nil {
-		return nil, err
-	}
-	fr, err := pqarrow.NewFileReader(pf, pqarrow.ArrowReadProperties{}, memory.DefaultAllocator)
-	if err != nil {
-		return nil, err
-	}
-	tbl, err := fr.ReadTable(context.Background())
-	if err != nil {
-		return nil, err
-	}
-	defer tbl.Release()
-	return renderTable(tbl), nil
-}
-
 // icesqlRows reads the file as a table would: columns bound through a
 // name mapping that numbers them by path.
-func icesqlRows(data []byte) ([]string, error) {
+func icesqlRows(data []byte) ([][]string, error) {
 	r, err := Open(bytes.NewReader(data), int64(len(data)))
 	if err != nil {
 		return nil, err
@@ -181,19 +209,5 @@ func icesqlRows(data []byte) ([]string, error) {
 		rec.Release()
 	}
 	defer tbl.Release()
-	return renderTable(tbl), nil
-}
-
-func renderTable(tbl arrow.Table) []string {
-	rows := make([]string, tbl.NumRows())
-	for c := range int(tbl.NumCols()) {
-		at := 0
-		for _, chunk := range tbl.Column(c).Data().Chunks() {
-			for i := range chunk.Len() {
-				rows[at] += "|" + chunk.ValueStr(i)
-				at++
-			}
-		}
-	}
-	return rows
+	return corpustest.Table(tbl), nil
 }

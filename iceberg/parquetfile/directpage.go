@@ -126,6 +126,10 @@ func (c *chunkData) appendPlainValues(src []byte, n int, bind bool) error {
 		b.off = off
 		c.bin, c.off = bin, off
 	default:
+		// Parquet's UNKNOWN (NULL) columns have no physical kind and no values
+		if n == 0 {
+			return nil
+		}
 		return fmt.Errorf("unsupported physical type %v", c.kind)
 	}
 	return nil

@@ -28,3 +28,8 @@ var ErrNoFieldIDs = errors.New("parquetfile: file has no field ids and no name m
 func corrupt(format string, args ...any) error {
 	return &iceberg.CorruptFileError{Kind: iceberg.ErrInvalidDataFile, Err: fmt.Errorf(format, args...)}
 }
+
+// ErrEncrypted is returned for an encrypted Parquet file (Parquet Modular
+// Encryption: an encrypted footer, "PARE" magic, or a plaintext footer
+// over encrypted columns): the reader has no keys and does not decrypt.
+var ErrEncrypted = fmt.Errorf("%w: encrypted Parquet files are not supported", iceberg.ErrUnsupported)

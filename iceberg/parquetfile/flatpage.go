@@ -88,7 +88,10 @@ func (c *chunkData) bindPage(p parquet.Page, maxDef byte) error {
 		c.bin, c.off = bin, castSlice[uint32, int32](offs)
 		got = len(offs) - 1
 	default:
-		return corrupt("unsupported physical type %v", c.kind)
+		// Parquet's UNKNOWN (NULL) columns have no physical kind and no values
+		if defined != 0 {
+			return corrupt("unsupported physical type %v", c.kind)
+		}
 	}
 	if got != defined {
 		return corrupt("page has %d values for %d defined entries", got, defined)

@@ -28,6 +28,9 @@ func checkFooter(r io.ReaderAt, size int64) error {
 	if _, err := r.ReadAt(tail[:], size-8); err != nil && err != io.EOF {
 		return fmt.Errorf("reading footer: %w", err)
 	}
+	if string(tail[4:]) == "PARE" {
+		return ErrEncrypted
+	}
 	if string(tail[4:]) != "PAR1" {
 		return fmt.Errorf("no parquet magic at the end of the file (%q)", tail[4:])
 	}
@@ -43,13 +46,24 @@ func checkFooter(r io.ReaderAt, size int64) error {
 		return fmt.Errorf("reading footer: %w", err)
 	}
 	w := thriftWalker{b: footer}
-	return w.structure(0)
+	if err := w.structure(0); err != nil {
+		return err
+	}
+	if w.encrypted {
+		return ErrEncrypted
+	}
+	return nil
 }
+
+// fileMetaDataEncryption is the id of FileMetaData.encryption_algorithm,
+// set only in the plaintext footers of encrypted files.
+const fileMetaDataEncryption = 8
 
 // thriftWalker walks Thrift compact-protocol bytes without decoding them.
 type thriftWalker struct {
-	b   []byte
-	pos int
+	b         []byte
+	pos       int
+	encrypted bool // the top-level struct has an encryption_algorithm
 }
 
 var errThriftTruncated = errors.New("footer truncated")
@@ -83,6 +97,7 @@ func (w *thriftWalker) structure(depth int) error {
 	if depth > maxThriftDepth {
 		return fmt.Errorf("footer nested deeper than %d levels", maxThriftDepth)
 	}
+	var id uint64
 	for {
 		h, err := w.byte()
 		if err != nil {
@@ -91,10 +106,17 @@ func (w *thriftWalker) structure(depth int) error {
 		if h == 0 { // stop
 			return nil
 		}
-		if h>>4 == 0 { // long form: the field id follows
-			if _, err := w.uvarint(); err != nil {
+		if h>>4 == 0 { // long form: the field id follows (zigzag i16)
+			v, err := w.uvarint()
+			if err != nil {
 				return err
 			}
+			id = v >> 1
+		} else {
+			id += uint64(h >> 4)
+		}
+		if depth == 0 && id == fileMetaDataEncryption {
+			w.encrypted = true
 		}
 		if err := w.value(h&0x0f, depth); err != nil {
 			return err

@@ -65,7 +65,18 @@ func (b *binder) bind(f iceberg.NestedField, c *parquet.Column, path []string, s
 	}
 	n := &rnode{field: f, arrowType: at, slotDef: slotDef, rep: rep}
 	if _, unknown := f.Type.(iceberg.UnknownType); unknown {
-		// the spec: whatever a file holds for an unknown column is ignored
+		// the spec: whatever a file holds for an unknown column is ignored;
+		// only the levels of a leaf are read (they give the nulls and
+		// lengths of the structs and lists above it, which may have no
+		// other leaf), its values never.
+		if c != nil && c.Leaf() && !c.Repeated() {
+			n.defPresent = byte(c.MaxDefinitionLevel())
+			n.kind = kindLeaf
+			n.leaf = &rleaf{col: c, fileType: iceberg.UnknownType{}}
+			b.leaves = append(b.leaves, n.leaf)
+			n.leaves = b.leaves[len(b.leaves)-1 : len(b.leaves) : len(b.leaves)]
+			return n, nil
+		}
 		c = nil
 	}
 	if c == nil {

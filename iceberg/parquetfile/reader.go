@@ -1,6 +1,7 @@
 package parquetfile
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"sync"
@@ -43,6 +44,9 @@ func Open(r io.ReaderAt, size int64) (rd *Reader, err error) {
 	}()
 	// parquet-go sizes allocations from footer fields; check them first.
 	if err := checkFooter(r, size); err != nil {
+		if errors.Is(err, ErrEncrypted) {
+			return nil, err
+		}
 		return nil, corrupt("%w", err)
 	}
 	f, err := parquet.OpenFile(r, size, parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true), parquet.ReadBufferSize(1<<20))
@@ -93,6 +97,12 @@ func validateFile(f *parquet.File) error {
 		return err
 	}
 	md := f.Metadata()
+	for _, se := range md.Schema[min(1, len(md.Schema)):] {
+		// parquet-go reads a leaf of no known physical type as NULL
+		if (!se.NumChildren.Valid || se.NumChildren.V == 0) && (!se.Type.Valid || se.Type.V < format.Boolean || se.Type.V > format.FixedLenByteArray) {
+			return corrupt("column %q has no valid physical type", se.Name)
+		}
+	}
 	if md.NumRows < 0 {
 		return corrupt("negative row count %d", md.NumRows)
 	}

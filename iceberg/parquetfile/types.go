@@ -79,6 +79,10 @@ func primitiveFromParquet(t parquet.Type) (iceberg.Type, error) {
 			return iceberg.TimestampType{}, nil
 		case *format.UUIDType:
 			return iceberg.UUIDType{}, nil
+		case *format.NullType:
+			// Parquet's UNKNOWN (always null) is Iceberg's unknown: read as
+			// NULL, whatever the column's pages hold.
+			return iceberg.UnknownType{}, nil
 		case *format.IntType:
 			if l.BitWidth == 64 {
 				return iceberg.LongType{}, nil
@@ -104,7 +108,9 @@ func primitiveFromParquet(t parquet.Type) (iceberg.Type, error) {
 	case parquet.Int64:
 		return iceberg.LongType{}, nil
 	case parquet.Int96:
-		return iceberg.TimestampType{}, nil
+		// Spark's and Impala's INT96 is an instant (Spark's TimestampType);
+		// Java reads it as timestamptz.
+		return iceberg.TimestampTzType{}, nil
 	case parquet.Float:
 		return iceberg.FloatType{}, nil
 	case parquet.Double:

@@ -8,6 +8,8 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/arrow-go/v18/parquet"
+	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 	"github.com/icesql/icesql/iceberg"
 	"github.com/icesql/icesql/iceberg/arrowschema"
 )
@@ -120,5 +122,43 @@ func TestMissingStructWithUnknownField(t *testing.T) {
 	defer got.Release()
 	if got.Len() != 2 || got.NullN() != 2 {
 		t.Fatalf("got %v", got)
+	}
+}
+
+// Parquet's UNKNOWN (NULL) logical type is Iceberg's unknown, and a
+// struct whose only leaf is such a column still reads its own nulls from
+// that leaf's levels (the values are never read).
+func TestParquetNullTypeIsUnknown(t *testing.T) {
+	st := arrow.StructOf(arrow.Field{Name: "c", Type: arrow.Null, Nullable: true})
+	as := arrow.NewSchema([]arrow.Field{{Name: "s", Type: st, Nullable: true}}, nil)
+	b := array.NewRecordBuilder(memory.DefaultAllocator, as)
+	sb := b.Field(0).(*array.StructBuilder)
+	for _, valid := range []bool{true, false, true} {
+		sb.Append(valid)
+		sb.FieldBuilder(0).AppendNull()
+	}
+	rec := b.NewRecordBatch()
+	b.Release()
+	defer rec.Release()
+	data := writePqarrow(t, rec, parquet.NewWriterProperties(), pqarrow.DefaultWriterProps())
+	r, err := Open(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	mapping := func(path []string) (int, bool) { return len(path), true }
+	s, err := r.Schema(mapping)
+	if err != nil {
+		t.Fatal(err)
+	}
+	inner := s.Fields()[0].Type.(*iceberg.StructType).FieldList[0]
+	if _, ok := inner.Type.(iceberg.UnknownType); !ok {
+		t.Fatalf("s.c is %v, want unknown", inner.Type)
+	}
+	tbl := readAll(t, data, s, ReadOptions{NameMapping: mapping})
+	defer tbl.Release()
+	got := column(t, tbl, 0)
+	defer got.Release()
+	if got.Len() != 3 || !got.IsValid(0) || got.IsValid(1) || !got.IsValid(2) {
+		t.Fatalf("got %v, want [{null} null {null}]", got)
 	}
 }
