@@ -8,8 +8,10 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/extensions"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+	"github.com/google/uuid"
 )
 
 // nestedParquet writes a Parquet file (arrow-go's writer, names only, no
@@ -106,5 +108,53 @@ func TestCopyNestedParquet(t *testing.T) {
 	got := strings.Split(strings.TrimSpace(out), "\n")
 	if len(got) != 4 || strings.Join(got[1:], "\n") != strings.Join(want, "\n") {
 		t.Fatalf("rows:\n%s\nwant:\n%s", out, strings.Join(want, "\n"))
+	}
+}
+
+// TestCopyUUIDParquet loads Parquet's UUID logical type, which arrow-go
+// (and so any reader built on it) hands over as the arrow.uuid extension,
+// at the top level and inside a list, as DuckDB writes it.
+func TestCopyUUIDParquet(t *testing.T) {
+	ut := extensions.NewUUIDType()
+	sch := arrow.NewSchema([]arrow.Field{
+		{Name: "u", Type: ut, Nullable: true},
+		{Name: "us", Type: arrow.ListOf(ut), Nullable: true},
+	}, nil)
+	b := array.NewRecordBuilder(memory.DefaultAllocator, sch)
+	defer b.Release()
+	u := b.Field(0).(*extensions.UUIDBuilder)
+	us := b.Field(1).(*array.ListBuilder)
+	first := uuid.MustParse("cfcd2084-95d5-65ef-66e7-dff9f98764da")
+	u.Append(first)
+	u.AppendNull()
+	us.Append(true)
+	us.ValueBuilder().(*extensions.UUIDBuilder).Append(first)
+	us.AppendNull()
+	rec := b.NewRecordBatch()
+	defer rec.Release()
+	path := filepath.Join(t.TempDir(), "uuid.parquet")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := pqarrow.NewFileWriter(sch, f, nil, pqarrow.DefaultWriterProps())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Write(rec); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	wh := filepath.Join(t.TempDir(), "wh")
+	out, errOut, code := runShell(t, "", "-format", "csv", "-c",
+		"CREATE TABLE u (u UUID, us ARRAY<UUID>); \\copy u FROM '"+path+"'\nSELECT * FROM u ORDER BY u NULLS LAST", wh)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	want := "u,us\ncfcd2084-95d5-65ef-66e7-dff9f98764da,\"[\"\"cfcd2084-95d5-65ef-66e7-dff9f98764da\"\"]\"\n,"
+	if strings.TrimSpace(out) != want {
+		t.Fatalf("rows:\n%s\nwant:\n%s", out, want)
 	}
 }

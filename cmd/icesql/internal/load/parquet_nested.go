@@ -82,6 +82,14 @@ func parquetCell(arr arrow.Array, i int, target iceberg.Type) (any, error) {
 		}
 		return m, nil
 	}
+	if ext, ok := arr.(array.ExtensionArray); ok {
+		// arrow.uuid and other extensions over a primitive storage (Parquet's
+		// UUID logical type as other writers' readers hand it over) read as
+		// their storage; an extension type counts as nested by its methods.
+		if _, nested := ext.Storage().DataType().(arrow.NestedType); !nested {
+			arr = ext.Storage()
+		}
+	}
 	if _, nested := arr.DataType().(arrow.NestedType); nested {
 		return nil, fmt.Errorf("%w: the file holds %s where the table has %s", ErrBadValue, arr.DataType(), target)
 	}
