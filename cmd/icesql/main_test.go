@@ -7,6 +7,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/icesql/icesql/internal/pgtest"
+	"github.com/icesql/icesql/internal/s3test"
 )
 
 // binary is the shell built once for the tests that run it as a process.
@@ -24,6 +27,8 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	code := m.Run()
+	s3test.Stop()
+	pgtest.Stop()
 	os.RemoveAll(dir)
 	os.Exit(code)
 }
