@@ -1,0 +1,278 @@
+package shell_test
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/icesql/icesql/cmd/icesql/internal/shell"
+	"github.com/icesql/icesql/driver"
+	"github.com/icesql/icesql/iceberg"
+	"github.com/icesql/icesql/iceberg/parquetfile"
+	"github.com/icesql/icesql/internal/corpustest"
+	"github.com/icesql/icesql/sqlexec/parser"
+)
+
+// TestParquetTestingThroughEngine loads every Parquet file of
+// parquet-testing into icesql tables through the public surface, twice:
+// CALL system.add_files (the file's directory; the table's name mapping
+// binds its columns, as the files carry no field ids) and the shell's
+// \copy t FROM 'file.parquet', and reads both back through sql.Open("iceberg", dir) (the rows with Conn.Raw's
+// QueryArrow, and once more through database/sql's rows) to compare
+// with pqarrow's rows, as multisets in corpustest's canonical form. A
+// wrong value fails the test; a file icesql refuses is reported as
+// refused. Files of bad_data/ must be refused by add_files or the
+// SELECT after it with iceberg.ErrInvalidDataFile, encrypted files with
+// parquetfile.ErrEncrypted. It logs one line per file: name, rows,
+// verdict (the whole corpus takes seconds).
+func TestParquetTestingThroughEngine(t *testing.T) {
+	root := corpustest.Dir()
+	if root == "" {
+		t.Skip(corpustest.SkipMessage)
+	}
+	files, err := corpustest.Files(root, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	db, err := sql.Open("iceberg", filepath.Join(dir, "wh"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.Exec("CREATE NAMESPACE c"); err != nil {
+		t.Fatal(err)
+	}
+	var lines []string
+	count := map[string]int{}
+	for i, f := range files {
+		rows, verdict := corpusFileThroughEngine(t, db, filepath.Join(dir, "src"), i, f)
+		count[strings.SplitN(verdict, " ", 2)[0]]++
+		lines = append(lines, fmt.Sprintf("%-66s %6s  %s", f.Name, rows, verdict))
+	}
+	t.Logf("parquet-testing through add_files and \\copy (%d ok, %d skipped, %d refused):\n%s",
+		count["ok"], count["skipped"], count["refused"], strings.Join(lines, "\n"))
+}
+
+// corpusFileThroughEngine loads one file into two tables and returns the
+// row count and the verdict; wrong values fail t.
+func corpusFileThroughEngine(t *testing.T, db *sql.DB, srcRoot string, i int, f corpustest.File) (string, string) {
+	data, err := os.ReadFile(f.Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// add_files takes a directory: one per file
+	src := filepath.Join(srcRoot, fmt.Sprint(i))
+	if err := os.MkdirAll(src, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(src, "data.parquet")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	refuse := corpustest.Encrypted(f.Name) || corpustest.Bad(f.Name)
+	cols, serr := corpusColumns(data)
+	added, loaded := fmt.Sprintf("c.a%d", i), fmt.Sprintf("c.l%d", i)
+	for _, tbl := range []string{added, loaded} {
+		_, err := db.Exec("CREATE TABLE " + tbl + " (" + cols + ") TBLPROPERTIES ('format-version' = '3')")
+		if err != nil || serr != nil {
+			if !refuse {
+				return "-", "refused (CREATE TABLE: " + shortErr(errors.Join(serr, err)) + ")"
+			}
+			// a file to be refused whose schema does not open or has no
+			// DDL: add_files still meets it (and must refuse it)
+			if err == nil {
+				db.Exec("DROP TABLE " + tbl)
+			}
+			if _, err := db.Exec("CREATE TABLE " + tbl + " (x INT) TBLPROPERTIES ('format-version' = '3')"); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	_, aerr := db.Exec("CALL system.add_files(table => ?, source_table => ?)", added, "`parquet`.`"+src+"`")
+	var got [][]string
+	if aerr == nil {
+		got, aerr = corpusSelect(db, added)
+	}
+	if refuse {
+		want, what := iceberg.ErrInvalidDataFile, "iceberg.ErrInvalidDataFile"
+		if corpustest.Encrypted(f.Name) {
+			want, what = parquetfile.ErrEncrypted, "parquetfile.ErrEncrypted"
+		}
+		if !errors.Is(aerr, want) {
+			t.Errorf("%s: add_files and SELECT: %v, want %s", f.Name, aerr, what)
+		}
+		return "-", "refused (" + shortErr(aerr) + ")"
+	}
+	want, werr := corpustest.Pqarrow(data)
+	if werr != nil {
+		return "-", "skipped (pqarrow cannot read it: " + shortErr(werr) + ")"
+	}
+	if aerr != nil {
+		t.Logf("%s: add_files: %v", f.Name, aerr)
+		return "-", "refused (add_files: " + shortErr(aerr) + ")"
+	}
+	if d := multisetDiff(got, want); d != "" {
+		t.Errorf("%s through add_files: %s", f.Name, d)
+		return fmt.Sprint(len(got)), "DIFFERS (add_files: " + d + ")"
+	}
+	if err := copyFrom(db, loaded, path); err != nil {
+		t.Logf("%s: \\copy: %v", f.Name, err)
+		return fmt.Sprint(len(got)), "refused (\\copy: " + shortErr(err) + "; add_files ok)"
+	}
+	lgot, err := corpusSelect(db, loaded)
+	if err != nil {
+		return fmt.Sprint(len(got)), "refused (SELECT after \\copy: " + shortErr(err) + "; add_files ok)"
+	}
+	if d := multisetDiff(lgot, want); d != "" {
+		t.Errorf("%s through \\copy: %s", f.Name, d)
+		return fmt.Sprint(len(got)), "DIFFERS (\\copy: " + d + ")"
+	}
+	return fmt.Sprint(len(got)), "ok"
+}
+
+// copyFrom runs the shell's \copy table FROM 'path'.
+func copyFrom(db *sql.DB, table, path string) error {
+	ctx := context.Background()
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	var out, errOut bytes.Buffer
+	sh := shell.New(conn, &out, &errOut)
+	defer sh.Close()
+	return sh.RunScript(ctx, "\\copy "+table+" FROM '"+path+"'\n", "corpus")
+}
+
+// corpusColumns is the column list of a CREATE TABLE for the file's
+// schema as icesql reads it (what add_files then maps by name).
+func corpusColumns(data []byte) (string, error) {
+	r, err := parquetfile.Open(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		return "", err
+	}
+	n := 0
+	s, err := r.Schema(func([]string) (int, bool) { n++; return n, true })
+	if err != nil {
+		return "", err
+	}
+	var cols []string
+	for _, f := range s.Fields() {
+		c := parser.QuoteIdent(f.Name) + " " + parser.TypeSQL(f.Type)
+		if f.Required {
+			c += " NOT NULL"
+		}
+		cols = append(cols, c)
+	}
+	if len(cols) == 0 {
+		return "", errors.New("no columns")
+	}
+	return strings.Join(cols, ", "), nil
+}
+
+// corpusSelect reads a table's rows through QueryArrow, canonically,
+// and checks that database/sql's rows scan the same number of rows.
+func corpusSelect(db *sql.DB, table string) ([][]string, error) {
+	ctx := context.Background()
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer conn.Close()
+	var out [][]string
+	err = conn.Raw(func(dc any) error {
+		rr, err := dc.(driver.ArrowConn).QueryArrow(ctx, "SELECT * FROM "+table)
+		if err != nil {
+			return err
+		}
+		defer rr.Release()
+		var recs []arrow.RecordBatch
+		for rr.Next() {
+			rec := rr.RecordBatch()
+			rec.Retain()
+			recs = append(recs, rec)
+		}
+		if err := rr.Err(); err != nil {
+			return err
+		}
+		tbl := array.NewTableFromRecords(rr.Schema(), recs)
+		for _, rec := range recs {
+			rec.Release()
+		}
+		defer tbl.Release()
+		out = corpustest.Table(tbl)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	rows, err := conn.QueryContext(ctx, "SELECT * FROM "+table)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	cols, err := rows.Columns()
+	if err != nil {
+		return nil, err
+	}
+	n := 0
+	for rows.Next() {
+		vals := make([]any, len(cols))
+		for i := range vals {
+			vals[i] = new(any)
+		}
+		if err := rows.Scan(vals...); err != nil {
+			return nil, err
+		}
+		n++
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	if n != len(out) {
+		return nil, fmt.Errorf("database/sql scanned %d rows, QueryArrow %d", n, len(out))
+	}
+	return out, nil
+}
+
+// multisetDiff compares rows regardless of order (a table's scan order
+// is not the file's).
+func multisetDiff(got, want [][]string) string {
+	join := func(rows [][]string) []string {
+		out := make([]string, len(rows))
+		for i, r := range rows {
+			out[i] = strings.Join(r, " | ")
+		}
+		slices.Sort(out)
+		return out
+	}
+	g, w := join(got), join(want)
+	if len(g) != len(w) {
+		return fmt.Sprintf("%d rows, pqarrow %d", len(g), len(w))
+	}
+	for i := range g {
+		if g[i] != w[i] {
+			return fmt.Sprintf("row %s, pqarrow has %s", shortStr(g[i]), shortStr(w[i]))
+		}
+	}
+	return ""
+}
+
+func shortErr(err error) string { return shortStr(err.Error()) }
+
+func shortStr(s string) string {
+	if len(s) > 100 {
+		s = s[:100] + "..."
+	}
+	return s
+}
