@@ -33,6 +33,8 @@ type ReadOptions struct {
 	// delete files and the order of position delete files so that each is
 	// read once per scan rather than once per task; nil reads them per task.
 	DeleteCache *DeleteCache
+	// Stats, when set, counts files, row groups and delete files read.
+	Stats *ReadStats
 }
 
 // RecordIterator yields Arrow records until io.EOF.
@@ -94,6 +96,9 @@ func ReadTask(ctx context.Context, fio fileio.FileIO, meta *iceberg.TableMetadat
 			}
 		}
 	}
+	if opts.Stats != nil {
+		opts.Stats.addDeletes(paths(dvs), paths(posDeletes), paths(eqDeletes))
+	}
 	it := &taskIterator{outPositions: opts.WithPositions, path: f.FilePath, constants: identityConstants(meta, task)}
 	var err error
 	if it.deleted, err = loadRowDeletes(ctx, fio, f.FilePath, dvs, posDeletes, opts.DeleteCache); err != nil {
@@ -150,6 +155,14 @@ func identityConstants(meta *iceberg.TableMetadata, task scan.FileScanTask) map[
 			out = map[int]any{}
 		}
 		out[pf.SourceID] = task.File.Partition[i]
+	}
+	return out
+}
+
+func paths(fs []iceberg.DataFile) []string {
+	out := make([]string, len(fs))
+	for i, f := range fs {
+		out[i] = f.FilePath
 	}
 	return out
 }

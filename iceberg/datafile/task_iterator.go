@@ -84,6 +84,15 @@ func (it *taskIterator) open(ctx context.Context, fio fileio.FileIO, table, proj
 			return &FileError{Op: "read", Path: it.path, Err: err}
 		}
 	}
+	if st := opts.Stats; st != nil {
+		st.Files.Add(1)
+		st.RowGroups.Add(int64(pr.NumRowGroups()))
+		for _, keep := range keepGroups {
+			if !keep {
+				st.RowGroupsSkipped.Add(1)
+			}
+		}
+	}
 	ro := parquetfile.ReadOptions{BatchSize: opts.BatchSize, NameMapping: mapping, WithPosition: it.needPos, RowGroupFilter: replayFilter(keepGroups), Constants: it.constants}
 	if it.main, err = pr.NewRecordReader(ctx, projection, ro); err != nil {
 		return &FileError{Op: "read", Path: it.path, Err: err}
