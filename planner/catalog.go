@@ -43,6 +43,9 @@ type ScanRequest struct {
 	// Limit is a row count the scan may stop after (-1: none); only set
 	// when no filter remains above the scan.
 	Limit int64
+	// Analysis is set only under EXPLAIN ANALYZE: a table that counts its
+	// scan work (files pruned, bytes read) attaches its counters there.
+	Analysis *ScanAnalysis
 }
 
 // Explainer is optionally implemented by Tables to describe pushdown

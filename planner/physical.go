@@ -35,7 +35,10 @@ func SchemaOf(cols []Column) *arrow.Schema {
 
 // Build turns a logical plan into a physical iterator tree.
 func Build(ctx context.Context, ec *exec.EvalContext, p Plan) (exec.RecordIterator, error) {
-	b := &builder{ctx: ctx, ec: ec}
+	b := &builder{ctx: ctx, ec: ec, an: analysisFrom(ctx)}
+	if b.an != nil {
+		b.an.addRoot(p)
+	}
 	return b.build(p)
 }
 
@@ -47,9 +50,29 @@ type builder struct {
 	// CTE's steps share (recursive_physical.go).
 	work       map[*WorkTable][]arrow.RecordBatch
 	joinBuilds map[*Join]*exec.JoinBuild
+	// an is set under EXPLAIN ANALYZE: operators are wrapped in counters.
+	an *Analysis
 }
 
+// build is buildNode's operator for p, counted under EXPLAIN ANALYZE.
 func (b *builder) build(p Plan) (exec.RecordIterator, error) {
+	it, err := b.buildNode(p)
+	if err != nil || b.an == nil {
+		return it, err
+	}
+	return b.an.wrap(p, it), nil
+}
+
+// scanRequest is what a Scan node asks of its table.
+func (b *builder) scanRequest(s *Scan) ScanRequest {
+	req := ScanRequest{Columns: s.Cols, Filters: s.Filters, Limit: s.Limit}
+	if b.an != nil {
+		req.Analysis = b.an.scan(s)
+	}
+	return req
+}
+
+func (b *builder) buildNode(p Plan) (exec.RecordIterator, error) {
 	if err := b.prepareExprs(p); err != nil {
 		return nil, err
 	}
@@ -66,6 +89,7 @@ func (b *builder) build(p Plan) (exec.RecordIterator, error) {
 				if err != nil {
 					return nil, err
 				}
+				in = b.an.wrap(w, in)
 				return &exec.Filter{Input: in, Pred: n.Pred, EC: b.ec}, nil
 			}
 		}
@@ -167,7 +191,7 @@ func (b *builder) topN(l *Limit, s *Sort) (exec.RecordIterator, error) {
 	if err != nil {
 		return nil, err
 	}
-	top := &exec.TopN{Input: in, Keys: sortKeys(s), N: saturatingAdd(l.Offset, l.Count), EC: b.ec}
+	top := b.an.wrap(s, &exec.TopN{Input: in, Keys: sortKeys(s), N: saturatingAdd(l.Offset, l.Count), EC: b.ec})
 	return &exec.Limit{Input: top, Offset: l.Offset, Count: l.Count}, nil
 }
 
@@ -205,7 +229,7 @@ func (b *builder) distinct(in exec.RecordIterator, cols []Column) exec.RecordIte
 }
 
 func (b *builder) scan(s *Scan) (exec.RecordIterator, error) {
-	req := ScanRequest{Columns: s.Cols, Filters: s.Filters, Limit: s.Limit}
+	req := b.scanRequest(s)
 	it, err := s.Table.Scan(b.ctx, req)
 	if err != nil {
 		return nil, err

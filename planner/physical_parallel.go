@@ -64,7 +64,7 @@ func (b *builder) parallelAggregate(n *Aggregate, aggs []exec.AggSpec) (exec.Rec
 	if err != nil || !fits {
 		return nil, err
 	}
-	req := ScanRequest{Columns: s.Cols, Filters: s.Filters, Limit: s.Limit}
+	req := b.scanRequest(s)
 	var parts []exec.RecordIterator
 	if pt, ok := s.Table.(PartitionedTable); ok {
 		parts, err = pt.ScanPartitions(b.ctx, req)
@@ -86,6 +86,9 @@ func (b *builder) parallelAggregate(n *Aggregate, aggs []exec.AggSpec) (exec.Rec
 		if residual != nil {
 			it = &exec.Filter{Input: it, Pred: residual, EC: b.ec}
 		}
+		// Under EXPLAIN ANALYZE the workers' copies of a node share its
+		// counters.
+		it = b.an.wrap(s, it)
 		for i := len(chain) - 1; i >= 0; i-- {
 			switch x := chain[i].(type) {
 			case *Filter:
@@ -102,6 +105,7 @@ func (b *builder) parallelAggregate(n *Aggregate, aggs []exec.AggSpec) (exec.Rec
 				}
 				it = j
 			}
+			it = b.an.wrap(chain[i], it)
 		}
 		inputs[w] = it
 	}

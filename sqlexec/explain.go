@@ -14,7 +14,7 @@ import (
 // the files each Iceberg scan plans and prunes.
 func (s *Session) explain(ctx context.Context, st *parser.ExplainStmt) (*Rows, error) {
 	if st.Analyze {
-		return nil, notSupported("EXPLAIN ANALYZE")
+		return s.explainAnalyze(ctx, st)
 	}
 	w, ok := st.Stmt.(*parser.TiDBStmt)
 	if !ok {
@@ -40,6 +40,11 @@ func (s *Session) explain(ctx context.Context, st *parser.ExplainStmt) (*Rows, e
 	if err != nil {
 		return nil, err
 	}
+	return planRows(text)
+}
+
+// planRows is EXPLAIN's result: one text column, one row per line.
+func planRows(text string) (*Rows, error) {
 	var rows [][]any
 	for _, line := range strings.Split(strings.TrimRight(text, "\n"), "\n") {
 		rows = append(rows, []any{line})

@@ -22,6 +22,7 @@ import (
 	"github.com/icesql/icesql/planner"
 	"github.com/icesql/icesql/sqlexec/exec"
 	"github.com/icesql/icesql/sqlexec/pushdown"
+	"github.com/icesql/icesql/sqlexec/scanstats"
 )
 
 // icebergTable is an Iceberg table at one snapshot, as the planner reads it.
@@ -87,7 +88,7 @@ func (it *icebergTable) Scan(ctx context.Context, req planner.ScanRequest) (exec
 	if err != nil {
 		return nil, err
 	}
-	return it.newTaskIterator(tasks, proj, out, req.Limit, datafile.NewDeleteCache(0)), nil
+	return it.newTaskIterator(tasks, proj, out, req.Limit, datafile.NewDeleteCache(0), scanstats.For(req)), nil
 }
 
 // ScanPartitions splits the planned files into parts of about equal
@@ -99,13 +100,14 @@ func (it *icebergTable) ScanPartitions(ctx context.Context, req planner.ScanRequ
 	}
 	// One delete cache per scan: parts share the parsed delete files.
 	cache := datafile.NewDeleteCache(0)
+	counters := scanstats.For(req)
 	groups := balanceTasks(tasks, runtime.GOMAXPROCS(0))
 	parts := make([]exec.RecordIterator, len(groups))
 	for i, g := range groups {
-		parts[i] = it.newTaskIterator(g, proj, out, req.Limit, cache)
+		parts[i] = it.newTaskIterator(g, proj, out, req.Limit, cache, counters)
 	}
 	if len(parts) == 0 {
-		parts = append(parts, it.newTaskIterator(nil, proj, out, req.Limit, cache))
+		parts = append(parts, it.newTaskIterator(nil, proj, out, req.Limit, cache, counters))
 	}
 	return parts, nil
 }
@@ -134,11 +136,13 @@ func (it *icebergTable) prepare(ctx context.Context, req planner.ScanRequest) ([
 	it.mu.Lock()
 	it.stats = stats
 	it.mu.Unlock()
+	scanstats.For(req).AddPlan(stats)
 	return tasks, proj, arrow.NewSchema(outFields, nil), nil
 }
 
-func (it *icebergTable) newTaskIterator(tasks []scan.FileScanTask, proj *iceberg.Schema, out *arrow.Schema, limit int64, cache *datafile.DeleteCache) *taskIterator {
-	return &taskIterator{fio: it.t.IO(), meta: it.t.Metadata(), tasks: tasks, proj: proj, out: out, limit: limit, deletes: cache}
+// newTaskIterator reads tasks; counters is nil unless the scan is analyzed.
+func (it *icebergTable) newTaskIterator(tasks []scan.FileScanTask, proj *iceberg.Schema, out *arrow.Schema, limit int64, cache *datafile.DeleteCache, counters *scanstats.Counters) *taskIterator {
+	return &taskIterator{fio: counters.IO(it.t.IO()), meta: it.t.Metadata(), tasks: tasks, proj: proj, out: out, limit: limit, deletes: cache, stats: counters.ReadStats()}
 }
 
 func (it *icebergTable) ExplainScan(ctx context.Context, req planner.ScanRequest) (string, error) {
@@ -168,6 +172,8 @@ type taskIterator struct {
 	rows  int64
 	// deletes is shared by the iterators of one scan.
 	deletes *datafile.DeleteCache
+	// stats counts reads under EXPLAIN ANALYZE (nil otherwise).
+	stats *datafile.ReadStats
 
 	cur datafile.RecordIterator
 }
@@ -193,7 +199,7 @@ func (ti *taskIterator) Next(ctx context.Context) (arrow.RecordBatch, error) {
 				ti.rows += task.File.RecordCount
 				return array.NewRecordBatch(ti.out, nil, task.File.RecordCount), nil
 			}
-			cur, err := datafile.ReadTask(ctx, ti.fio, ti.meta, task, ti.proj, datafile.ReadOptions{DeleteCache: ti.deletes})
+			cur, err := datafile.ReadTask(ctx, ti.fio, ti.meta, task, ti.proj, datafile.ReadOptions{DeleteCache: ti.deletes, Stats: ti.stats})
 			if err != nil {
 				return nil, err
 			}

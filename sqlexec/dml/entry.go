@@ -54,7 +54,7 @@ func (r *Runner) metadataDelete(ctx context.Context, tt *targetTable, p planner.
 	if !ok {
 		return 0, false, nil
 	}
-	tasks, err := tt.planTasks(ctx, filter)
+	tasks, err := tt.planTasks(ctx, filter, nil)
 	if err != nil {
 		return 0, false, err
 	}

@@ -15,11 +15,13 @@ import (
 	"github.com/icesql/icesql/iceberg/arrowschema"
 	"github.com/icesql/icesql/iceberg/datafile"
 	"github.com/icesql/icesql/iceberg/expr"
+	"github.com/icesql/icesql/iceberg/fileio"
 	"github.com/icesql/icesql/iceberg/scan"
 	"github.com/icesql/icesql/iceberg/table"
 	"github.com/icesql/icesql/planner"
 	"github.com/icesql/icesql/sqlexec/exec"
 	"github.com/icesql/icesql/sqlexec/pushdown"
+	"github.com/icesql/icesql/sqlexec/scanstats"
 )
 
 // Hidden columns of the target table: the data file and position of each
@@ -66,18 +68,21 @@ func (tt *targetTable) fileIndex() int        { return tt.cols.NumFields() }
 func (tt *targetTable) posIndex() int         { return tt.cols.NumFields() + 1 }
 
 // planTasks lists the files a filter may match (nil: all).
-func (tt *targetTable) planTasks(ctx context.Context, filter expr.Expr) ([]scan.FileScanTask, error) {
+// The counters of an analyzed scan (nil otherwise) receive the plan's
+// counts.
+func (tt *targetTable) planTasks(ctx context.Context, filter expr.Expr, counters *scanstats.Counters) ([]scan.FileScanTask, error) {
 	if tt.snap == nil {
 		return nil, nil
 	}
 	open := func(path string) (io.ReadCloser, error) { return tt.t.IO().Open(ctx, path) }
-	tasks, _, err := scan.Plan(ctx, open, tt.t.Metadata(), tt.snap.SnapshotID, filter, scan.Options{Schema: tt.schema, Cache: tt.manifests})
+	tasks, stats, err := scan.Plan(ctx, open, tt.t.Metadata(), tt.snap.SnapshotID, filter, scan.Options{Schema: tt.schema, Cache: tt.manifests})
 	if err != nil && filter != nil && errors.Is(err, iceberg.ErrInvalidExpression) {
-		tasks, _, err = scan.Plan(ctx, open, tt.t.Metadata(), tt.snap.SnapshotID, nil, scan.Options{Schema: tt.schema, Cache: tt.manifests})
+		tasks, stats, err = scan.Plan(ctx, open, tt.t.Metadata(), tt.snap.SnapshotID, nil, scan.Options{Schema: tt.schema, Cache: tt.manifests})
 	}
 	if err != nil {
 		return nil, err
 	}
+	counters.AddPlan(stats)
 	tt.mu.Lock()
 	for _, task := range tasks {
 		tt.tasks[task.File.FilePath] = task
@@ -95,7 +100,8 @@ func (tt *targetTable) task(path string) (scan.FileScanTask, bool) {
 }
 
 func (tt *targetTable) Scan(ctx context.Context, req planner.ScanRequest) (exec.RecordIterator, error) {
-	tasks, err := tt.planTasks(ctx, pushdown.Pruning(tt.cols, req.Filters))
+	counters := scanstats.For(req)
+	tasks, err := tt.planTasks(ctx, pushdown.Pruning(tt.cols, req.Filters), counters)
 	if err != nil {
 		return nil, err
 	}
@@ -117,7 +123,7 @@ func (tt *targetTable) Scan(ctx context.Context, req planner.ScanRequest) (exec.
 		return nil, err
 	}
 	return &targetIterator{tt: tt, tasks: tasks, cols: req.Columns, proj: projection,
-		out: arrow.NewSchema(out, nil), limit: req.Limit}, nil
+		out: arrow.NewSchema(out, nil), limit: req.Limit, fio: counters.IO(tt.t.IO()), stats: counters.ReadStats()}, nil
 }
 
 // targetIterator reads the planned files one after another.
@@ -129,6 +135,10 @@ type targetIterator struct {
 	out   *arrow.Schema
 	limit int64
 	rows  int64
+	// fio reads the files (counting bytes under EXPLAIN ANALYZE, when
+	// stats is set too).
+	fio   fileio.FileIO
+	stats *datafile.ReadStats
 
 	path string
 	cur  datafile.RecordIterator
@@ -151,7 +161,7 @@ func (it *targetIterator) Next(ctx context.Context) (arrow.RecordBatch, error) {
 			task := it.tasks[0]
 			it.tasks = it.tasks[1:]
 			task.Residual = nil // the planner applies every filter itself
-			r, err := datafile.ReadTask(ctx, it.tt.t.IO(), it.tt.t.Metadata(), task, it.proj, datafile.ReadOptions{WithPositions: true})
+			r, err := datafile.ReadTask(ctx, it.fio, it.tt.t.Metadata(), task, it.proj, datafile.ReadOptions{WithPositions: true, Stats: it.stats})
 			if err != nil {
 				return nil, err
 			}

@@ -193,15 +193,32 @@ func (s *CallStmt) String() string {
 	return "CALL " + QuoteName(s.Name) + "(" + strings.Join(q, ", ") + ")"
 }
 
-// ExplainStmt is EXPLAIN [ANALYZE] stmt (also DESCRIBE stmt).
+// ExplainStmt is EXPLAIN [ANALYZE] stmt (also DESCRIBE stmt), or with
+// Postgres's option list EXPLAIN (ANALYZE, TIMING OFF, ...) stmt.
 type ExplainStmt struct {
 	Analyze bool
-	Stmt    Statement
+	// NoTiming, NoSummary and NoBuffers leave out of EXPLAIN ANALYZE
+	// the operators' times, the total planning and execution times, and
+	// the bytes read (TIMING OFF, SUMMARY OFF, BUFFERS OFF).
+	NoTiming, NoSummary, NoBuffers bool
+	Stmt                           Statement
 }
 
 func (s *ExplainStmt) TableRefs() RefMap { return s.Stmt.TableRefs() }
 
 func (s *ExplainStmt) String() string {
+	if s.NoTiming || s.NoSummary || s.NoBuffers {
+		opts := []string{"ANALYZE"}
+		for _, o := range []struct {
+			off  bool
+			name string
+		}{{s.NoTiming, "TIMING"}, {s.NoSummary, "SUMMARY"}, {s.NoBuffers, "BUFFERS"}} {
+			if o.off {
+				opts = append(opts, o.name+" OFF")
+			}
+		}
+		return "EXPLAIN (" + strings.Join(opts, ", ") + ") " + s.Stmt.String()
+	}
 	if s.Analyze {
 		return "EXPLAIN ANALYZE " + s.Stmt.String()
 	}

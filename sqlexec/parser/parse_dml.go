@@ -1,10 +1,19 @@
 package parser
 
-import "github.com/pingcap/tidb/pkg/parser/ast"
+import (
+	"slices"
+
+	"github.com/pingcap/tidb/pkg/parser/ast"
+)
 
 func parseExplain(p *cursor) (Statement, error) {
 	p.next() // EXPLAIN, DESC or DESCRIBE
 	s := &ExplainStmt{}
+	if p.peek().isOp("(") && slices.ContainsFunc(explainOptionNames, p.peekAt(1).isKw) {
+		if err := p.explainOptions(s); err != nil {
+			return nil, err
+		}
+	}
 	for {
 		if p.acceptKw("ANALYZE") {
 			s.Analyze = true
@@ -25,6 +34,54 @@ func parseExplain(p *cursor) (Statement, error) {
 	p.i = p.end
 	s.Stmt = inner
 	return s, nil
+}
+
+var explainOptionNames = []string{"ANALYZE", "TIMING", "SUMMARY", "BUFFERS", "VERBOSE", "COSTS"}
+
+// explainOptions parses Postgres's EXPLAIN (option [value], ...): ANALYZE,
+// and what ANALYZE prints (TIMING, SUMMARY, BUFFERS); VERBOSE and COSTS
+// are accepted and change nothing.
+func (p *cursor) explainOptions(s *ExplainStmt) error {
+	p.next() // (
+	at := p.pos()
+	var analyzeOnly string
+	err := p.commaList(func() error {
+		name := p.oneOf(explainOptionNames...)
+		if name == "" {
+			return p.errorf("unknown EXPLAIN option %s (expected ANALYZE, TIMING, SUMMARY, BUFFERS, VERBOSE or COSTS)", p.describe())
+		}
+		on := true
+		switch v := p.oneOf("ON", "TRUE", "OFF", "FALSE"); v {
+		case "OFF", "FALSE":
+			on = false
+		case "":
+			if t := p.peek(); t.kind == tkNumber && (p.c.src[t.pos:t.end] == "0" || p.c.src[t.pos:t.end] == "1") {
+				on = p.c.src[t.pos:t.end] == "1"
+				p.next()
+			}
+		}
+		switch name {
+		case "ANALYZE":
+			s.Analyze = on
+		case "TIMING":
+			s.NoTiming, analyzeOnly = !on, name
+		case "SUMMARY":
+			s.NoSummary, analyzeOnly = !on, name
+		case "BUFFERS":
+			s.NoBuffers, analyzeOnly = !on, name
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if err := p.expectOp(")"); err != nil {
+		return err
+	}
+	if analyzeOnly != "" && !s.Analyze {
+		return newParseError(p.c.src, at, "EXPLAIN option "+analyzeOnly+" requires ANALYZE")
+	}
+	return nil
 }
 
 func parseInsertOverwrite(p *cursor) (Statement, error) {

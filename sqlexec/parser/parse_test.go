@@ -61,6 +61,10 @@ func TestCanonicalString(t *testing.T) {
 		{"CALL cat.system.expire_snapshots(table => 'db.t', retain_last => 5)", "CALL cat.system.expire_snapshots(`table` => 'db.t', retain_last => 5)"},
 		{"explain select 1", "EXPLAIN select 1"},
 		{"explain analyze merge into t using s on a = b when matched then delete", "EXPLAIN ANALYZE MERGE INTO t USING s ON a = b WHEN MATCHED THEN DELETE"},
+		{"explain (analyze, timing off, summary false, buffers 0) select 1", "EXPLAIN (ANALYZE, TIMING OFF, SUMMARY OFF, BUFFERS OFF) select 1"},
+		{"explain (analyze on, timing on, costs off) select 1", "EXPLAIN ANALYZE select 1"},
+		{"explain (verbose) select 1", "EXPLAIN select 1"},
+		{"explain (select 1)", "EXPLAIN (select 1)"},
 		{"select * from t version as of 1 a", "select * from t version as of 1 a"},
 	}
 	for _, tc := range tests {
@@ -184,6 +188,9 @@ func TestErrors(t *testing.T) {
 		{"copy (select 1 to 'x'", 1, 7},
 		{"copy t to x.csv", 1, 11},
 		{"copy t to 'x' (format csv,)", 1, 27},
+		{"explain (timing off) select 1", 1, 10},
+		{"explain (analyze, timming off) select 1", 1, 19},
+		{"explain (analyze select 1", 1, 18},
 	}
 	for _, tc := range tests {
 		t.Run(tc.in, func(t *testing.T) {
