@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"strings"
 
@@ -141,6 +142,19 @@ func parquetValue(arr arrow.Array, i int, target iceberg.Type) (any, error) {
 		return int32(a.Value(i)), nil
 	case *array.Uint32:
 		return int64(a.Value(i)), nil
+	case *array.Uint64:
+		// Iceberg has no unsigned 64-bit type; BIGINT holds all but the
+		// top half (Java refuses UINT_64 altogether)
+		v := a.Value(i)
+		if v > math.MaxInt64 {
+			return nil, fmt.Errorf("%w: unsigned %d does not fit BIGINT", ErrBadValue, v)
+		}
+		return int64(v), nil
+	case *array.Float16:
+		// Iceberg has no float16: its column is fixed(2), the half's
+		// little-endian bytes (what add_files reads from the same file)
+		b := a.Value(i).Uint16()
+		return []byte{byte(b), byte(b >> 8)}, nil
 	}
 	return arrowschema.ValueAt(arr, i, target)
 }
