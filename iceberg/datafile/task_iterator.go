@@ -12,6 +12,16 @@ import (
 	"github.com/icesql/icesql/iceberg/parquetfile"
 )
 
+// Reads of a data file on remote storage fetch the column chunks of the
+// row group being read and of the next one whole: a few requests at a
+// time, and no more bytes held per file than the budget (row groups of
+// Iceberg's default 128 MiB target are fetched in part, the rest read as
+// it is decoded).
+const (
+	remoteFetchesInFlight = 4
+	remoteFetchBudget     = 64 << 20
+)
+
 // taskIterator reads one data file. Columns needed only by equality
 // deletes or the residual are read by a second reader over the same file
 // (aux), whose batches line up with the main reader's because both use the
@@ -35,6 +45,7 @@ type taskIterator struct {
 	auxSchema   *iceberg.Schema
 
 	in        fileio.InputFile
+	pr        *parquetfile.Reader
 	main, aux *parquetfile.RecordReader
 	out       *arrow.Schema
 	cols      map[int]colRef
@@ -77,6 +88,10 @@ func (it *taskIterator) open(ctx context.Context, fio fileio.FileIO, table, proj
 	pr, err := openParquet(in)
 	if err != nil {
 		return &FileError{Op: "read", Path: it.path, Err: err}
+	}
+	if r, ok := in.(fileio.RemoteReads); ok && r.RemoteReads() {
+		pr.FetchAhead(remoteFetchesInFlight, remoteFetchBudget, in.Size())
+		it.pr = pr
 	}
 	var keepGroups []bool
 	if it.residualExpr != nil {
@@ -277,6 +292,9 @@ func (it *taskIterator) Close() {
 	}
 	if it.aux != nil {
 		_ = it.aux.Close()
+	}
+	if it.pr != nil {
+		it.pr.StopFetching()
 	}
 	if it.in != nil {
 		_ = it.in.Close()

@@ -47,6 +47,14 @@ type InputFile interface {
 	Location() string
 }
 
+// RemoteReads is implemented by input files whose every read is a
+// request to a remote store (object storage): readers then fetch what
+// they will need whole, ahead and concurrently, rather than piece by
+// piece as they decode.
+type RemoteReads interface {
+	RemoteReads() bool
+}
+
 // OutputFile is a file being written. Close flushes and makes it durable;
 // Abort closes and deletes it (used when a write fails half way).
 type OutputFile interface {

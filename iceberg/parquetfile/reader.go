@@ -21,6 +21,49 @@ type Reader struct {
 	file    *parquet.File
 	src     io.ReaderAt // the file's bytes, for checking page headers
 	skipCRC bool
+	fetch   *chunkFetcher // nil unless FetchAhead
+}
+
+// FetchAhead makes readers of r fetch the projected column chunks of the
+// row group they read and of the next one whole and concurrently, with at
+// most inFlight requests at a time and budget bytes held, for files where
+// every read is a request to a remote store. Call it before reading, and
+// StopFetching before closing the file.
+func (r *Reader) FetchAhead(inFlight int, budget int64, size int64) {
+	if r.fetch == nil {
+		r.fetch = newChunkFetcher(r.src, size, inFlight, budget)
+		r.src = r.fetch
+	}
+}
+
+// StopFetching waits for the fetches FetchAhead started.
+func (r *Reader) StopFetching() {
+	if r.fetch != nil {
+		r.fetch.wait()
+	}
+}
+
+// fetchGroup starts fetching the chunks of columns of row group group,
+// and drops what earlier row groups held.
+func (r *Reader) fetchGroup(group int, cols []*parquet.Column, current bool) {
+	if r.fetch == nil {
+		return
+	}
+	if current {
+		r.fetch.release(group)
+	}
+	rg := &r.file.Metadata().RowGroups[group]
+	for _, c := range cols {
+		if c == nil || c.Index() < 0 || c.Index() >= len(rg.Columns) {
+			continue
+		}
+		m := &rg.Columns[c.Index()].MetaData
+		start := m.DataPageOffset
+		if m.DictionaryPageOffset > 0 && m.DictionaryPageOffset < start {
+			start = m.DictionaryPageOffset
+		}
+		r.fetch.fetch(group, start, m.TotalCompressedSize)
+	}
 }
 
 // SkipChecksums stops this package's page decoder verifying page CRCs

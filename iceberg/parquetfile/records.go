@@ -252,6 +252,7 @@ func (rr *RecordReader) loadNextRowGroup() error {
 	for _, prev := range groups[:i] {
 		first += prev.NumRows()
 	}
+	rr.r.fetchGroup(i, rr.columns(), true)
 	chunks := g.ColumnChunks()
 	// Flat columns check their pages as they decode them.
 	var unchecked []*parquet.Column
@@ -359,6 +360,7 @@ func (rr *RecordReader) prefetchRowGroup() error {
 		return nil
 	}
 	g := groups[rr.ahead]
+	rr.r.fetchGroup(rr.ahead, rr.columns(), false)
 	chunks := g.ColumnChunks()
 	for _, f := range rr.flat {
 		if f == nil {
@@ -370,6 +372,20 @@ func (rr *RecordReader) prefetchRowGroup() error {
 		}
 	}
 	return nil
+}
+
+// columns are the file's columns the reader reads.
+func (rr *RecordReader) columns() []*parquet.Column {
+	var out []*parquet.Column
+	for _, f := range rr.flat {
+		if f != nil {
+			out = append(out, f.leaf.col)
+		}
+	}
+	for _, l := range rr.chunked {
+		out = append(out, l.col)
+	}
+	return out
 }
 
 // advanceRows returns the end entry of the next n rows.

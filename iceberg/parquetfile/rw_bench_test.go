@@ -31,7 +31,7 @@ func benchSchema() *iceberg.Schema {
 	)
 }
 
-func benchRecord(b *testing.B) arrow.RecordBatch {
+func benchRecord(b testing.TB) arrow.RecordBatch {
 	as, err := arrowschema.ToArrow(benchSchema())
 	if err != nil {
 		b.Fatal(err)
@@ -102,7 +102,7 @@ func BenchmarkWrite(b *testing.B) {
 
 // benchFile writes the benchmark rows as one file; rowGroupBytes 0 keeps
 // the default (a single row group).
-func benchFile(b *testing.B, rowGroupBytes int64) []byte {
+func benchFile(b testing.TB, rowGroupBytes int64) []byte {
 	rec := benchRecord(b)
 	defer rec.Release()
 	var buf bytes.Buffer

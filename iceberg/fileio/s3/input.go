@@ -34,8 +34,9 @@ type input struct {
 // SDK retries the request itself, not a body cut short).
 const readAttempts = 3
 
-func (in *input) Size() int64      { return in.size }
-func (in *input) Location() string { return in.loc }
+func (in *input) Size() int64       { return in.size }
+func (in *input) RemoteReads() bool { return true }
+func (in *input) Location() string  { return in.loc }
 
 func (in *input) ReadAt(p []byte, off int64) (int, error) {
 	if in.closed {
