@@ -79,6 +79,12 @@ func (in *input) readRange(p []byte, off int64) (int, error) {
 	}
 	defer out.Body.Close()
 	n, err := io.ReadFull(out.Body, p)
+	if err == nil {
+		// Read on to the body's end (nothing is left): a body closed
+		// before its EOF is seen closes the connection instead of
+		// returning it to the pool.
+		_, err = io.Copy(io.Discard, io.LimitReader(out.Body, 1))
+	}
 	if err != nil {
 		if errors.Is(err, io.EOF) {
 			err = io.ErrUnexpectedEOF
