@@ -2,6 +2,7 @@ package driver_test
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -32,12 +33,46 @@ func TestDeepExpressions(t *testing.T) {
 			"nested unary minus":       "SELECT " + strings.Repeat("- ", million) + "1",
 			"nested function calls":    "SELECT " + deep(million, "abs(", "1", ")"),
 			"AND chain past the limit": "SELECT count(*) FROM t WHERE x = 1" + strings.Repeat(" AND x = 1", 2*planner.MaxExprDepth),
+			"nested parentheses":       "SELECT " + deep(million, "(", "1", ")"),
+			"nested CASE":              "SELECT " + deep(million/10, "CASE WHEN x = 1 THEN ", "1", " END") + " FROM t",
+			"nested IN (SELECT ...)":   "SELECT count(*) FROM t WHERE " + deep(million/10, "x IN (SELECT x FROM t WHERE ", "x = 1", ")"),
+			"nested scalar subqueries": "SELECT " + deep(million/10, "(SELECT ", "1", ")"),
+			"NOT chain":                "SELECT count(*) FROM t WHERE " + strings.Repeat("NOT ", million) + "x = 1",
+			"OR chain in WHERE":        "SELECT count(*) FROM t WHERE x = 1" + strings.Repeat(" OR x = 2", 2*planner.MaxExprDepth),
+			"concat chain":             "SELECT 'a'" + strings.Repeat(" || 'a'", 2*planner.MaxExprDepth),
 		}
 		for name, q := range refused {
 			t.Run(name, func(t *testing.T) {
 				err := execOrQuery(t.Context(), db, q)
 				if !errors.Is(err, planner.ErrTooDeep) {
 					t.Fatalf("err = %.300v, want planner.ErrTooDeep", err)
+				}
+			})
+		}
+		// Just inside the limit, every later pass (folding, pushdown into
+		// the scan, EXPLAIN's printing, evaluation) gets the deepest tree
+		// the binder lets through, on the child's capped stack.
+		const near = planner.MaxExprDepth - 16
+		accepted := []struct{ name, q, want string }{
+			{"unary minus at the limit", "SELECT " + strings.Repeat("- ", near) + "1", "1"},
+			{"function calls at the limit", "SELECT " + deep(near, "abs(", "-1", ")"), "1"},
+			{"parentheses at the limit", "SELECT " + deep(near, "(", "1", ")"), "1"},
+			{"CASE at the limit", "SELECT count(*) FROM t WHERE " + deep(near/2, "CASE WHEN x > 0 THEN ", "x = 1", " END"), "1"},
+			{"OR chain pushed into the scan", "SELECT count(*) FROM t WHERE x = 7" + strings.Repeat(" OR x = 1", near-2), "1"},
+			{"column arithmetic at the limit", "SELECT sum(x" + strings.Repeat(" + x", near-2) + ") FROM t", fmt.Sprint(3 * (near - 1))},
+			{"scalar subqueries 10,000 deep", "SELECT " + deep(10_000, "(SELECT ", "1", ")"), "1"},
+			{"IN (SELECT ...) 2,000 deep", "SELECT count(*) FROM t WHERE " + deep(2_000, "x IN (SELECT x FROM t WHERE ", "x = 1", ")"), "1"},
+		}
+		for _, c := range accepted {
+			t.Run(c.name, func(t *testing.T) {
+				for _, q := range []string{c.q, "EXPLAIN " + c.q} {
+					got, err := tryQueryStrings(db, q)
+					if err != nil {
+						t.Fatalf("%.80s...: %.300v", q, err)
+					}
+					if q == c.q && (len(got) != 1 || got[0] != c.want) {
+						t.Fatalf("got %.200v, want %s", got, c.want)
+					}
 				}
 			})
 		}

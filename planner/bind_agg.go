@@ -14,15 +14,26 @@ import (
 type aggCtx struct {
 	input      *scope
 	groupTexts []string
+	groupRawMax int // the longest raw restored text of a group expression
 	groups     []Expr
 	aggTexts   []string
 	aggs       []AggCall
 }
 
 func (a *aggCtx) lookup(b *binder, n ast.ExprNode) (Expr, bool, error) {
-	text := restore(n)
+	// Rendered only up to the longest group expression's text: bindExpr
+	// asks at every node, and a whole restore each time was quadratic.
+	_, isAgg := n.(*ast.AggregateFuncExpr)
+	var text string
+	if isAgg {
+		text = restore(n)
+	} else if len(a.groupTexts) > 0 {
+		if s, complete := restoreUpTo(n, a.groupRawMax); complete {
+			text = s
+		}
+	}
 	for i, t := range a.groupTexts {
-		if t == text {
+		if text != "" && t == text {
 			return &ColumnRef{Index: i, Name: text, Type: a.groups[i].DataType()}, true, nil
 		}
 	}

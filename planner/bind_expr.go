@@ -18,10 +18,63 @@ import (
 // restore renders an AST expression as canonical SQL text; the binder
 // matches GROUP BY and ORDER BY expressions by it.
 func restore(n ast.Node) string {
-	var sb strings.Builder
+	s, _ := restoreUpTo(n, -1)
+	return s
+}
+
+// restoreUpTo is restore stopping once the text passes limit bytes (-1:
+// no limit); complete says whether it did not. Passes that restore every
+// node of a tree (column names of nested subqueries, group lookups) would
+// otherwise render each subtree again: quadratic time, and memory for the
+// texts kept.
+func restoreUpTo(n ast.Node, limit int) (text string, complete bool) {
+	raw, complete := restoreRaw(n, limit)
+	if !complete {
+		return raw, false
+	}
+	return unmarkSubscripts(unmarkRestored(raw)), true
+}
+
+// restoreRaw is the text Restore writes, before the markers of the
+// parser's rewrites are undone, up to limit bytes.
+func restoreRaw(n ast.Node, limit int) (text string, complete bool) {
+	w := &limitedBuilder{limit: limit}
+	defer func() {
+		if p := recover(); p != nil {
+			if p != errRestoreLimit {
+				panic(p)
+			}
+			text, complete = w.sb.String(), false
+		}
+	}()
 	_ = n.Restore(format.NewRestoreCtx(format.RestoreStringSingleQuotes|format.RestoreStringWithoutCharset|
-		format.RestoreKeyWordLowercase|format.RestoreNameLowercase, &sb))
-	return unmarkSubscripts(unmarkRestored(sb.String()))
+		format.RestoreKeyWordLowercase|format.RestoreNameLowercase, w))
+	return w.sb.String(), true
+}
+
+// errRestoreLimit unwinds a Restore that passed its limit (Restore has no
+// way to stop early: it ignores its writer's errors).
+var errRestoreLimit = &struct{ string }{"restore limit"}
+
+type limitedBuilder struct {
+	sb    strings.Builder
+	limit int
+}
+
+func (w *limitedBuilder) Write(p []byte) (int, error) {
+	w.check(len(p))
+	return w.sb.Write(p)
+}
+
+func (w *limitedBuilder) WriteString(s string) (int, error) {
+	w.check(len(s))
+	return w.sb.WriteString(s)
+}
+
+func (w *limitedBuilder) check(n int) {
+	if w.limit >= 0 && w.sb.Len()+n > w.limit {
+		panic(errRestoreLimit)
+	}
 }
 
 // bindExpr binds an AST expression against a scope.

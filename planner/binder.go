@@ -231,6 +231,8 @@ func (b *binder) bindSelect(s *ast.SelectStmt, outer *scope, sub *subqueryBase) 
 				}
 				ac.groups = append(ac.groups, e)
 				ac.groupTexts = append(ac.groupTexts, restore(gx))
+				raw, _ := restoreRaw(gx, -1)
+				ac.groupRawMax = max(ac.groupRawMax, len(raw))
 			}
 		}
 		post = &scope{cols: nil, outer: outer, sub: sub, agg: ac}
@@ -354,7 +356,7 @@ func expandFields(fields []*ast.SelectField, sc *scope) ([]selectItem, error) {
 			if c, ok := f.Expr.(*ast.ColumnNameExpr); ok {
 				name = c.Name.Name.O
 			} else {
-				name = restore(f.Expr)
+				name = fieldName(f.Expr)
 			}
 		}
 		items = append(items, selectItem{ast: f.Expr, name: name})
@@ -455,4 +457,23 @@ func mayBeNull(e Expr, in []Column) bool {
 		return x.Value == nil
 	}
 	return true
+}
+
+// maxFieldName bounds a column named by its expression's text: a longer
+// text is cut there and ends in "...". Without a bound, nested scalar
+// subqueries named each level by all the levels below it (quadratic time
+// and memory).
+const maxFieldName = 1024
+
+func fieldName(e ast.ExprNode) string {
+	if _, ok := e.(*ast.SubqueryExpr); ok {
+		// Spark's name for a scalar subquery column; its text would be
+		// rendered again at every level of nested subqueries.
+		return "scalarsubquery()"
+	}
+	s, complete := restoreUpTo(e, maxFieldName)
+	if complete {
+		return s
+	}
+	return strings.ToValidUTF8(s, "") + "..."
 }
