@@ -89,6 +89,7 @@ func (c *connector) open(ctx context.Context) (*sqlexec.Engine, error) {
 		SpillDir:               c.cfg.SpillDir,
 		AllowExternalLocations: c.cfg.AllowExternalLocations,
 		DisableCopyTo:          c.cfg.DisableCopyTo,
+		SkipPageChecksums:      c.cfg.SkipPageChecksums,
 		FileIO:                 c.cfg.FileIO,
 	})
 	if err != nil {

@@ -68,6 +68,10 @@ type Config struct {
 	// DisableCopyTo refuses COPY ... TO, which writes result files on the
 	// host (never inside the warehouse). DSN: allow_copy_to=false.
 	DisableCopyTo bool
+	// SkipPageChecksums reads data files without verifying their Parquet
+	// page CRCs (verified by default), for scan speed where the storage
+	// already guarantees integrity. DSN: verify_page_checksums=false.
+	SkipPageChecksums bool
 	// FileIO holds storage properties with Iceberg's names (s3.endpoint,
 	// s3.access-key-id, s3.secret-access-key, s3.session-token,
 	// s3.path-style-access, client.region, ...). DSN: the same names.
@@ -85,7 +89,7 @@ const (
 
 var dsnKeys = map[string]bool{"catalog_file": true, "catalog_uri": true, "catalog": true, "namespace": true, "mode": true,
 	"memory_limit": true, "spill_dir": true, "allow_external_locations": true,
-	"allow_copy_to": true}
+	"allow_copy_to": true, "verify_page_checksums": true}
 
 // isFileIOKey reports whether a DSN option is a storage property.
 func isFileIOKey(k string) bool {
@@ -152,7 +156,7 @@ func parseDSN(dsn string) (*Config, error) {
 			continue
 		}
 		if !dsnKeys[k] {
-			return nil, &DSNError{DSN: dsn, Msg: fmt.Sprintf("unknown option %q (known: catalog_uri, catalog_file, catalog, namespace, mode, memory_limit, spill_dir, allow_external_locations, allow_copy_to, and storage properties s3.*, client.*)", k)}
+			return nil, &DSNError{DSN: dsn, Msg: fmt.Sprintf("unknown option %q (known: catalog_uri, catalog_file, catalog, namespace, mode, memory_limit, spill_dir, allow_external_locations, allow_copy_to, verify_page_checksums, and storage properties s3.*, client.*)", k)}
 		}
 		if len(vs) != 1 {
 			return nil, &DSNError{DSN: dsn, Msg: fmt.Sprintf("option %q given %d times", k, len(vs))}
@@ -201,6 +205,12 @@ func parseDSN(dsn string) (*Config, error) {
 				return nil, &DSNError{DSN: dsn, Msg: fmt.Sprintf("allow_copy_to %q: want true or false", v)}
 			}
 			cfg.DisableCopyTo = !b
+		case "verify_page_checksums":
+			b, err := strconv.ParseBool(v)
+			if err != nil {
+				return nil, &DSNError{DSN: dsn, Msg: fmt.Sprintf("verify_page_checksums %q: want true or false", v)}
+			}
+			cfg.SkipPageChecksums = !b
 		case "mode":
 			switch Mode(v) {
 			case ModeReadWrite, ModeReadOnly:
@@ -316,6 +326,9 @@ func (c *Config) FormatDSN() string {
 	}
 	if n.DisableCopyTo {
 		q.Set("allow_copy_to", "false")
+	}
+	if n.SkipPageChecksums {
+		q.Set("verify_page_checksums", "false")
 	}
 	for k, v := range n.FileIO {
 		q.Set(k, v)

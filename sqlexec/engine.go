@@ -59,6 +59,9 @@ type Config struct {
 	// DisableCopyTo refuses COPY ... TO, the statement that writes files
 	// outside the warehouse (copyto.go), with ErrCopyToDisabled.
 	DisableCopyTo bool
+	// SkipPageChecksums reads query scans' data files without verifying
+	// their Parquet page CRCs (datafile.ReadOptions.SkipPageChecksums).
+	SkipPageChecksums bool
 	// FileIO holds storage properties with Iceberg's names (s3.endpoint,
 	// s3.access-key-id, ..., client.region) for s3:// locations.
 	FileIO map[string]string

@@ -33,6 +33,8 @@ type icebergTable struct {
 	arrow  *arrow.Schema
 	// manifests is the engine's manifest cache (nil: none).
 	manifests *scan.ManifestCache
+	// skipPageChecksums: Config.SkipPageChecksums.
+	skipPageChecksums bool
 
 	mu    sync.Mutex
 	stats scan.Stats // of the last plan, for EXPLAIN
@@ -142,7 +144,8 @@ func (it *icebergTable) prepare(ctx context.Context, req planner.ScanRequest) ([
 
 // newTaskIterator reads tasks; counters is nil unless the scan is analyzed.
 func (it *icebergTable) newTaskIterator(tasks []scan.FileScanTask, proj *iceberg.Schema, out *arrow.Schema, limit int64, cache *datafile.DeleteCache, counters *scanstats.Counters) *taskIterator {
-	return &taskIterator{fio: counters.IO(it.t.IO()), meta: it.t.Metadata(), tasks: tasks, proj: proj, out: out, limit: limit, deletes: cache, stats: counters.ReadStats()}
+	return &taskIterator{fio: counters.IO(it.t.IO()), meta: it.t.Metadata(), tasks: tasks, proj: proj, out: out, limit: limit, deletes: cache, stats: counters.ReadStats(),
+		skipPageChecksums: it.skipPageChecksums}
 }
 
 func (it *icebergTable) ExplainScan(ctx context.Context, req planner.ScanRequest) (string, error) {
@@ -174,6 +177,8 @@ type taskIterator struct {
 	deletes *datafile.DeleteCache
 	// stats counts reads under EXPLAIN ANALYZE (nil otherwise).
 	stats *datafile.ReadStats
+	// skipPageChecksums: Config.SkipPageChecksums.
+	skipPageChecksums bool
 
 	cur datafile.RecordIterator
 }
@@ -199,7 +204,7 @@ func (ti *taskIterator) Next(ctx context.Context) (arrow.RecordBatch, error) {
 				ti.rows += task.File.RecordCount
 				return array.NewRecordBatch(ti.out, nil, task.File.RecordCount), nil
 			}
-			cur, err := datafile.ReadTask(ctx, ti.fio, ti.meta, task, ti.proj, datafile.ReadOptions{DeleteCache: ti.deletes, Stats: ti.stats})
+			cur, err := datafile.ReadTask(ctx, ti.fio, ti.meta, task, ti.proj, datafile.ReadOptions{DeleteCache: ti.deletes, Stats: ti.stats, SkipPageChecksums: ti.skipPageChecksums})
 			if err != nil {
 				return nil, err
 			}

@@ -35,6 +35,10 @@ type ReadOptions struct {
 	DeleteCache *DeleteCache
 	// Stats, when set, counts files, row groups and delete files read.
 	Stats *ReadStats
+	// SkipPageChecksums reads the data file without verifying its page
+	// CRCs (parquetfile.Reader.SkipChecksums); delete files are always
+	// verified.
+	SkipPageChecksums bool
 }
 
 // RecordIterator yields Arrow records until io.EOF.

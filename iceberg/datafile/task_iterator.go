@@ -93,6 +93,9 @@ func (it *taskIterator) open(ctx context.Context, fio fileio.FileIO, table, proj
 		pr.FetchAhead(remoteFetchesInFlight, remoteFetchBudget, in.Size())
 		it.pr = pr
 	}
+	if opts.SkipPageChecksums {
+		pr.SkipChecksums()
+	}
 	var keepGroups []bool
 	if it.residualExpr != nil {
 		if keepGroups, err = rowGroupsMatching(ctx, pr, table, it.residualExpr, it.residualIDs, mapping); err != nil {
