@@ -43,3 +43,10 @@ func (c *countingInput) Read(p []byte) (int, error) {
 	c.n.Add(int64(k))
 	return k, err
 }
+
+// RemoteReads is the counted file's, so a counted scan (EXPLAIN ANALYZE)
+// fetches ahead as the same scan does uncounted.
+func (c *countingInput) RemoteReads() bool {
+	r, ok := c.InputFile.(RemoteReads)
+	return ok && r.RemoteReads()
+}
