@@ -71,6 +71,10 @@ func checkComponent(what, s string) error {
 		return fmt.Errorf("%w: %s %q contains a slash or backslash", ErrInvalidIdentifier, what, s)
 	case !utf8.ValidString(s):
 		return fmt.Errorf("%w: %s %q is not valid UTF-8", ErrInvalidIdentifier, what, s)
+	case strings.HasSuffix(s, " "):
+		// the SQL parser refuses such names (as MySQL's), so a table
+		// created under one could never be named again
+		return fmt.Errorf("%w: %s %q ends with a space", ErrInvalidIdentifier, what, s)
 	}
 	for _, r := range s {
 		if unicode.IsControl(r) {
