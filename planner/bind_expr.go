@@ -8,6 +8,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/pingcap/tidb/pkg/parser/format"
+	"github.com/pingcap/tidb/pkg/parser/mysql"
 	"github.com/pingcap/tidb/pkg/parser/opcode"
 	driver "github.com/pingcap/tidb/pkg/parser/test_driver"
 
@@ -241,6 +242,11 @@ func literalOf(v *driver.ValueExpr) (Expr, error) {
 	case driver.KindNull:
 		return &Literal{Type: typeNull}, nil
 	case driver.KindInt64:
+		if mysql.HasIsBooleanFlag(v.Type.GetFlag()) {
+			// TRUE and FALSE are booleans, as in Spark (the MySQL grammar
+			// makes them the integers 1 and 0).
+			return &Literal{Value: v.GetInt64() != 0, Type: typeBool}, nil
+		}
 		return &Literal{Value: v.GetInt64(), Type: typeLong}, nil
 	case driver.KindUint64:
 		u := v.GetUint64()
