@@ -33,3 +33,20 @@ func TestErrorPositionKeepsChain(t *testing.T) {
 		t.Fatalf("got %q", err)
 	}
 }
+
+// A column list of INSERT names its near miss too, with VALUES and with a
+// query.
+func TestInsertColumnDidYouMean(t *testing.T) {
+	db := openDB(t, t.TempDir())
+	mustExec(t, db, "CREATE TABLE trip (id INT, name STRING)")
+	for _, q := range []string{
+		"INSERT INTO trip (id, nmae) VALUES (1, 'a')",
+		"INSERT INTO trip (id, nmae) SELECT 1, 'a'",
+	} {
+		_, err := db.Exec(q)
+		var ue *planner.UnknownColumnError
+		if !errors.As(err, &ue) || ue.Suggestion != "name" || !strings.Contains(err.Error(), `unknown column nmae; did you mean "name"?`) {
+			t.Errorf("%s: %v, want unknown column nmae with the suggestion name", q, err)
+		}
+	}
+}

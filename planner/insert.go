@@ -41,7 +41,7 @@ func BindInsertValues(ctx context.Context, stmt *ast.InsertStmt, target *arrow.S
 				}
 			}
 			if idx < 0 {
-				return nil, &UnknownColumnError{Name: c.Name.O}
+				return nil, &UnknownColumnError{Name: c.Name.O, Suggestion: Suggest(c.Name.O, FieldNames(target))}
 			}
 			if slices.Contains(positions, idx) {
 				return nil, &DuplicateColumnError{Name: c.Name.O}
@@ -85,4 +85,13 @@ func BindInsertValues(ctx context.Context, stmt *ast.InsertStmt, target *arrow.S
 		v.Rows = append(v.Rows, row)
 	}
 	return v, nil
+}
+
+// FieldNames are the names of a schema's fields, for suggestions.
+func FieldNames(s *arrow.Schema) []string {
+	out := make([]string, s.NumFields())
+	for i, f := range s.Fields() {
+		out[i] = f.Name
+	}
+	return out
 }

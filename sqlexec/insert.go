@@ -167,7 +167,7 @@ func castToTarget(p planner.Plan, target *arrow.Schema, names []string) (planner
 				}
 			}
 			if idx < 0 {
-				return nil, &planner.UnknownColumnError{Name: n}
+				return nil, &planner.UnknownColumnError{Name: n, Suggestion: planner.Suggest(n, planner.FieldNames(target))}
 			}
 			if pos[idx] >= 0 {
 				return nil, invalidf("column %q named twice", n)
