@@ -4,6 +4,7 @@ import (
 	"context"
 	"iter"
 	"strings"
+	"sync"
 )
 
 // Router sends each location to the FileIO of its scheme (s3, gs, ...);
@@ -13,6 +14,41 @@ type Router struct {
 	Default FileIO
 	// Schemes maps a lower-case scheme ("s3", "s3a") to its FileIO.
 	Schemes map[string]FileIO
+
+	mu     sync.RWMutex
+	mounts []mount // by descending prefix length
+}
+
+// mount serves the locations below a prefix with their own FileIO.
+type mount struct {
+	prefix string
+	fio    FileIO
+}
+
+// Mount serves every location below prefix (a table location: the
+// storage credentials a REST catalog vends for one table) with fio,
+// before the schemes; the longest mounted prefix wins, and mounting a
+// prefix again replaces its FileIO.
+func (r *Router) Mount(prefix string, fio FileIO) {
+	prefix = strings.TrimRight(prefix, "/") + "/"
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for i, m := range r.mounts {
+		if m.prefix == prefix {
+			r.mounts[i].fio = fio
+			return
+		}
+	}
+	at := len(r.mounts)
+	for i, m := range r.mounts {
+		if len(m.prefix) < len(prefix) {
+			at = i
+			break
+		}
+	}
+	r.mounts = append(r.mounts, mount{})
+	copy(r.mounts[at+1:], r.mounts[at:])
+	r.mounts[at] = mount{prefix: prefix, fio: fio}
 }
 
 var (
@@ -22,6 +58,14 @@ var (
 
 // For is the FileIO that serves a location.
 func (r *Router) For(location string) FileIO {
+	r.mu.RLock()
+	for _, m := range r.mounts {
+		if strings.HasPrefix(location, m.prefix) || location+"/" == m.prefix {
+			r.mu.RUnlock()
+			return m.fio
+		}
+	}
+	r.mu.RUnlock()
 	if scheme, _, ok := strings.Cut(location, "://"); ok {
 		if fio, ok := r.Schemes[strings.ToLower(scheme)]; ok {
 			return fio
