@@ -91,6 +91,7 @@ func (c *connector) open(ctx context.Context) (*sqlexec.Engine, error) {
 		DisableCopyTo:          c.cfg.DisableCopyTo,
 		SkipPageChecksums:      c.cfg.SkipPageChecksums,
 		FileIO:                 c.cfg.FileIO,
+		CatalogProperties:      c.cfg.CatalogProperties,
 	})
 	if err != nil {
 		return nil, err

@@ -76,6 +76,12 @@ type Config struct {
 	// s3.access-key-id, s3.secret-access-key, s3.session-token,
 	// s3.path-style-access, client.region, ...). DSN: the same names.
 	FileIO map[string]string
+	// CatalogProperties are a REST catalog's client properties with
+	// Iceberg's names: token (a bearer token), credential
+	// (client_id:client_secret for OAuth2 client credentials),
+	// oauth2-server-uri (default <catalog_uri>/v1/oauth/tokens) and scope
+	// (default catalog). DSN: the same names. Only with a REST catalog_uri.
+	CatalogProperties map[string]string
 
 	// MetricsReporter receives a report of every commit. Not part of the DSN.
 	MetricsReporter iceberg.MetricsReporter
@@ -90,6 +96,9 @@ const (
 var dsnKeys = map[string]bool{"catalog_file": true, "catalog_uri": true, "catalog": true, "namespace": true, "mode": true,
 	"memory_limit": true, "spill_dir": true, "allow_external_locations": true,
 	"allow_copy_to": true, "verify_page_checksums": true}
+
+// restKeys are the REST catalog's client properties a DSN may carry.
+var restKeys = map[string]bool{"token": true, "credential": true, "oauth2-server-uri": true, "scope": true}
 
 // isFileIOKey reports whether a DSN option is a storage property.
 func isFileIOKey(k string) bool {
@@ -155,8 +164,18 @@ func parseDSN(dsn string) (*Config, error) {
 			cfg.FileIO[k] = vs[0]
 			continue
 		}
+		if restKeys[k] {
+			if len(vs) != 1 || vs[0] == "" {
+				return nil, &DSNError{DSN: dsn, Msg: fmt.Sprintf("option %q must be given once, not empty", k)}
+			}
+			if cfg.CatalogProperties == nil {
+				cfg.CatalogProperties = map[string]string{}
+			}
+			cfg.CatalogProperties[k] = vs[0]
+			continue
+		}
 		if !dsnKeys[k] {
-			return nil, &DSNError{DSN: dsn, Msg: fmt.Sprintf("unknown option %q (known: catalog_uri, catalog_file, catalog, namespace, mode, memory_limit, spill_dir, allow_external_locations, allow_copy_to, verify_page_checksums, and storage properties s3.*, client.*)", k)}
+			return nil, &DSNError{DSN: dsn, Msg: fmt.Sprintf("unknown option %q (known: catalog_uri, catalog_file, catalog, namespace, mode, memory_limit, spill_dir, allow_external_locations, allow_copy_to, verify_page_checksums, the REST catalog's token, credential, oauth2-server-uri, scope, and storage properties s3.*, client.*)", k)}
 		}
 		if len(vs) != 1 {
 			return nil, &DSNError{DSN: dsn, Msg: fmt.Sprintf("option %q given %d times", k, len(vs))}
@@ -223,6 +242,11 @@ func parseDSN(dsn string) (*Config, error) {
 	if cfg.FileIO != nil {
 		if _, err := s3io.ConfigFromProperties(cfg.FileIO); err != nil {
 			return nil, &DSNError{DSN: dsn, Msg: "storage properties", Err: err}
+		}
+	}
+	if len(cfg.CatalogProperties) > 0 {
+		if kind, _, _ := open.Classify(cfg.CatalogURI); cfg.CatalogURI == "" || kind != open.KindREST {
+			return nil, &DSNError{DSN: dsn, Msg: "token, credential, oauth2-server-uri and scope apply to a REST catalog only (catalog_uri=http(s)://...)"}
 		}
 	}
 	if objectStore && cfg.CatalogFile == "" && cfg.CatalogURI == "" {
@@ -331,6 +355,9 @@ func (c *Config) FormatDSN() string {
 		q.Set("verify_page_checksums", "false")
 	}
 	for k, v := range n.FileIO {
+		q.Set(k, v)
+	}
+	for k, v := range n.CatalogProperties {
 		q.Set(k, v)
 	}
 	path := n.Warehouse

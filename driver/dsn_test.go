@@ -4,6 +4,7 @@ import (
 	"errors"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -97,4 +98,41 @@ func FuzzParseDSN(f *testing.F) {
 			t.Fatalf("round trip of %q via %q: %+v != %+v", dsn, cfg.FormatDSN(), again, cfg)
 		}
 	})
+}
+
+// TestRESTCatalogDSN: the REST catalog's client properties pass through
+// the DSN with Iceberg's names, round-trip, never print, and are refused
+// for catalogs that are not REST.
+func TestRESTCatalogDSN(t *testing.T) {
+	const dsn = "s3://b/lake?catalog_uri=http%3A%2F%2F127.0.0.1%3A8181&credential=id%3ATOPSECRET&oauth2-server-uri=http%3A%2F%2Fauth%2Ftoken&scope=catalog+extra&token=BEARERSECRET"
+	cfg, err := ParseDSN(dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"credential": "id:TOPSECRET", "oauth2-server-uri": "http://auth/token", "scope": "catalog extra", "token": "BEARERSECRET"}
+	for k, v := range want {
+		if cfg.CatalogProperties[k] != v {
+			t.Errorf("%s = %q, want %q", k, cfg.CatalogProperties[k], v)
+		}
+	}
+	again, err := ParseDSN(cfg.FormatDSN())
+	if err != nil || again.FormatDSN() != cfg.FormatDSN() || again.CatalogProperties["token"] != "BEARERSECRET" {
+		t.Fatalf("round trip: %v %+v", err, again)
+	}
+	if r := cfg.RedactedDSN(); strings.Contains(r, "TOPSECRET") || strings.Contains(r, "BEARERSECRET") {
+		t.Fatalf("RedactedDSN shows a secret: %s", r)
+	}
+	for _, bad := range []string{
+		"./lake?token=BEARERSECRET",
+		"./lake?catalog_uri=postgres%3A%2F%2Fh%2Fdb&credential=a%3ATOPSECRET",
+		"./lake?catalog_uri=http%3A%2F%2Fh&token=",
+	} {
+		_, err := ParseDSN(bad)
+		if !errors.Is(err, ErrBadDSN) {
+			t.Errorf("%s: %v, want ErrBadDSN", bad, err)
+		}
+		if err != nil && (strings.Contains(err.Error(), "TOPSECRET") || strings.Contains(err.Error(), "BEARERSECRET")) {
+			t.Errorf("error shows the secret: %v", err)
+		}
+	}
 }

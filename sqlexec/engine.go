@@ -14,6 +14,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -65,6 +66,9 @@ type Config struct {
 	// FileIO holds storage properties with Iceberg's names (s3.endpoint,
 	// s3.access-key-id, ..., client.region) for s3:// locations.
 	FileIO map[string]string
+	// CatalogProperties are a REST catalog's client properties with
+	// Iceberg's names: token, credential, oauth2-server-uri, scope.
+	CatalogProperties map[string]string
 }
 
 // Engine is one warehouse and its catalog, shared by many sessions. It is
@@ -104,7 +108,14 @@ func Open(ctx context.Context, cfg Config) (*Engine, error) {
 	if objectStore && cfg.CatalogURI == "" && cfg.CatalogFile == "" {
 		return nil, fmt.Errorf("%w: a warehouse on object storage (%s) needs a catalog URI", ErrInvalidStatement, cfg.Warehouse)
 	}
-	fio, err := newFileIO(ctx, cfg.FileIO, objectStore)
+	// On a REST catalog the server may vend the storage configuration
+	// (catalogStorage): make the S3 client once that is known.
+	restCatalog := false
+	if cfg.CatalogURI != "" {
+		kind, _, _ := open.Classify(cfg.CatalogURI)
+		restCatalog = kind == open.KindREST
+	}
+	fio, err := newFileIO(ctx, cfg.FileIO, objectStore && !restCatalog)
 	if err != nil {
 		return nil, err
 	}
@@ -130,10 +141,22 @@ func Open(ctx context.Context, cfg Config) (*Engine, error) {
 	// directory, data and metadata directories as tables need them): a
 	// mistyped warehouse path reads as an empty catalog and leaves nothing
 	// behind.
-	cat, err := open.Catalog(ctx, cfg.CatalogURI, open.Options{CatalogName: cfg.CatalogName, ReadOnly: cfg.ReadOnly, CreateOnWrite: true})
+	props := maps.Clone(cfg.CatalogProperties)
+	if props == nil {
+		props = map[string]string{}
+	}
+	maps.Copy(props, cfg.FileIO)
+	vended := &vendedIO{router: fio, clients: map[string]fileio.FileIO{}}
+	cat, err := open.Catalog(ctx, cfg.CatalogURI, open.Options{CatalogName: cfg.CatalogName, ReadOnly: cfg.ReadOnly, CreateOnWrite: true,
+		Properties: props, IO: fio, OnTableConfig: vended.mount})
 	if err != nil {
 		return nil, err
 	}
+	if cfg.FileIO, err = catalogStorage(ctx, fio, cat, cfg.FileIO, objectStore); err != nil {
+		cat.Close()
+		return nil, err
+	}
+	vended.base = cfg.FileIO
 	e := &Engine{cfg: cfg, catalog: cat, warehouseURI: uri, objectStore: objectStore, tables: newTableCache(tableCacheSize),
 		manifests: scan.NewManifestCache(0)}
 	e.env = &table.Env{Catalog: table.FromCatalog(cat), IO: fio, Reporter: cfg.Reporter}

@@ -18,6 +18,7 @@ import (
 	"github.com/icesql/icesql/catalog/postgres"
 	restcat "github.com/icesql/icesql/catalog/rest"
 	"github.com/icesql/icesql/catalog/sqlite"
+	"github.com/icesql/icesql/iceberg/fileio"
 )
 
 // Options apply to every implementation.
@@ -34,6 +35,12 @@ type Options struct {
 	// Properties are the connection's other options with Iceberg's names
 	// (credentials, warehouse, ...), for implementations that take them.
 	Properties map[string]string
+	// IO reads the engine's metadata files where an implementation needs
+	// to (the REST client diffs a commit's metadata); default local files.
+	IO fileio.FileIO
+	// OnTableConfig receives the storage configuration a catalog vends for
+	// a table (REST's load-table "config") with the table's location.
+	OnTableConfig func(tableLocation string, config map[string]string)
 }
 
 // Catalog opens the catalog that uri names.
@@ -48,7 +55,8 @@ func Catalog(ctx context.Context, uri string, opts Options) (catalog.Catalog, er
 	case KindPostgres:
 		return postgres.Open(ctx, rest, postgres.Options{CatalogName: opts.CatalogName, ReadOnly: opts.ReadOnly})
 	case KindREST:
-		return restcat.Open(ctx, rest, restcat.Options{Properties: opts.Properties, ReadOnly: opts.ReadOnly, Name: opts.CatalogName})
+		return restcat.Open(ctx, rest, restcat.Options{Properties: opts.Properties, ReadOnly: opts.ReadOnly, Name: opts.CatalogName,
+			IO: opts.IO, OnTableConfig: opts.OnTableConfig})
 	}
 	return nil, fmt.Errorf("%w: %s", catalog.ErrUnsupportedURI, catalog.RedactURI(uri))
 }

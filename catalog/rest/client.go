@@ -49,6 +49,11 @@ type Options struct {
 	ReadOnly bool
 	// Name is the catalog's name (default "rest").
 	Name string
+	// OnTableConfig, when set, receives the "config" of every load-table
+	// response that has one (vended storage credentials and FileIO
+	// properties) with the table's location, so the caller can reach the
+	// table's files with them.
+	OnTableConfig func(tableLocation string, config map[string]string)
 }
 
 // Catalog is a REST catalog client. It is safe for concurrent use.
@@ -61,6 +66,7 @@ type Catalog struct {
 	io        fileio.FileIO
 	readOnly  bool
 	name      string
+	onConfig  func(string, map[string]string)
 
 	mu          sync.Mutex
 	token       string
@@ -87,7 +93,7 @@ func Open(ctx context.Context, uri string, opts Options) (*Catalog, error) {
 	}
 	u.RawQuery, u.Fragment, u.User = "", "", nil
 	c := &Catalog{base: strings.TrimSuffix(u.String(), "/"), props: map[string]string{}, http: opts.HTTPClient,
-		io: opts.IO, readOnly: opts.ReadOnly, name: opts.Name, tableConfig: map[string]map[string]string{}, parsed: map[string]*iceberg.TableMetadata{}}
+		io: opts.IO, readOnly: opts.ReadOnly, name: opts.Name, onConfig: opts.OnTableConfig, tableConfig: map[string]map[string]string{}, parsed: map[string]*iceberg.TableMetadata{}}
 	if c.http == nil {
 		c.http = &http.Client{Timeout: 60 * time.Second}
 	}

@@ -46,6 +46,14 @@ func (c *Catalog) LoadTable(ctx context.Context, id catalog.Identifier) (catalog
 		c.mu.Lock()
 		c.tableConfig[id.String()] = r.Config
 		c.mu.Unlock()
+		if c.onConfig != nil {
+			var m struct {
+				Location string `json:"location"`
+			}
+			if err := json.Unmarshal(r.Metadata, &m); err == nil && m.Location != "" {
+				c.onConfig(m.Location, r.Config)
+			}
+		}
 	}
 	return catalog.Record{MetadataLocation: *r.MetadataLocation}, nil
 }

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
@@ -28,6 +29,7 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	addr := fs.String("addr", "127.0.0.1:8181", "listen on `host:port`")
 	token := fs.String("token", "", "require \"Authorization: Bearer `TOKEN`\" (required unless addr is loopback); also read from ICESQL_SERVE_TOKEN")
 	prefix := fs.String("prefix", "", "serve the routes under /v1/`PREFIX`/...")
+	vend := fs.Bool("vend-credentials", false, "send the DSN's storage properties (s3.endpoint, keys, client.region) to clients: in /v1/config defaults and every load-table config, so clients need no storage credentials of their own")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "Usage: icesql serve [flags] DSN\n\n"+
 			"Serves the DSN's catalog and warehouse as an Iceberg REST catalog\n"+
@@ -53,7 +55,7 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := serve(ctx, fs.Arg(0), *addr, rest.Options{Token: *token, Prefix: *prefix}, stdout); err != nil {
+	if err := serve(ctx, fs.Arg(0), *addr, rest.Options{Token: *token, Prefix: *prefix}, *vend, stdout); err != nil {
 		fmt.Fprintln(stderr, "icesql serve:", err)
 		return 1
 	}
@@ -76,7 +78,9 @@ func checkServeAddr(addr, token string) error {
 	return fmt.Errorf("-addr %s is not a loopback address: give -token (or ICESQL_SERVE_TOKEN) so only holders of the token reach the catalog", addr)
 }
 
-func serve(ctx context.Context, dsn, addr string, opts rest.Options, stdout io.Writer) error {
+// serve runs the server until ctx ends; vend sends the DSN's storage
+// properties to clients.
+func serve(ctx context.Context, dsn, addr string, opts rest.Options, vend bool, stdout io.Writer) error {
 	cfg, err := driver.ParseDSN(dsn)
 	if err != nil {
 		return err
@@ -88,6 +92,10 @@ func serve(ctx context.Context, dsn, addr string, opts rest.Options, stdout io.W
 		return err
 	}
 	defer eng.Close()
+	if vend {
+		opts.Defaults = withStorage(opts.Defaults, cfg.FileIO)
+		opts.TableConfig = withStorage(opts.TableConfig, cfg.FileIO)
+	}
 	opts.Warehouse = cfg.Warehouse
 	if !cfg.ObjectStore() {
 		if opts.Warehouse, err = fileio.LocalURI(cfg.Warehouse); err != nil {
@@ -113,4 +121,18 @@ func serve(ctx context.Context, dsn, addr string, opts rest.Options, stdout io.W
 	<-done
 	fmt.Fprintln(stdout, "icesql: stopped")
 	return err
+}
+
+// withStorage adds the storage properties (s3.*, client.*) of props to m.
+func withStorage(m, props map[string]string) map[string]string {
+	out := map[string]string{}
+	for k, v := range m {
+		out[k] = v
+	}
+	for k, v := range props {
+		if strings.HasPrefix(k, "s3.") || strings.HasPrefix(k, "client.") {
+			out[k] = v
+		}
+	}
+	return out
 }

@@ -58,7 +58,7 @@ func TestServe(t *testing.T) {
 	pr, pw := io.Pipe()
 	done := make(chan error, 1)
 	go func() {
-		done <- serve(ctx, wh, "127.0.0.1:0", rest.Options{Token: "tok"}, pw)
+		done <- serve(ctx, wh, "127.0.0.1:0", rest.Options{Token: "tok"}, false, pw)
 		pw.Close()
 	}()
 	line, err := bufio.NewReader(pr).ReadString('\n')
