@@ -69,14 +69,21 @@ func nestedParquet(t *testing.T) string {
 	tags.AppendNull()
 	m.Append(true)
 	deep.AppendNull()
+	return writeParquet(t, b, "nested.parquet")
+}
+
+// writeParquet writes the builder's rows as a Parquet file (arrow-go's
+// writer) in a temporary directory.
+func writeParquet(t *testing.T, b *array.RecordBuilder, name string) string {
+	t.Helper()
 	rec := b.NewRecordBatch()
 	defer rec.Release()
-	path := filepath.Join(t.TempDir(), "nested.parquet")
+	path := filepath.Join(t.TempDir(), name)
 	f, err := os.Create(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	w, err := pqarrow.NewFileWriter(sch, f, nil, pqarrow.DefaultWriterProps())
+	w, err := pqarrow.NewFileWriter(rec.Schema(), f, nil, pqarrow.DefaultWriterProps())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,23 +137,7 @@ func TestCopyUUIDParquet(t *testing.T) {
 	us.Append(true)
 	us.ValueBuilder().(*extensions.UUIDBuilder).Append(first)
 	us.AppendNull()
-	rec := b.NewRecordBatch()
-	defer rec.Release()
-	path := filepath.Join(t.TempDir(), "uuid.parquet")
-	f, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w, err := pqarrow.NewFileWriter(sch, f, nil, pqarrow.DefaultWriterProps())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Write(rec); err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
+	path := writeParquet(t, b, "uuid.parquet")
 	wh := filepath.Join(t.TempDir(), "wh")
 	out, errOut, code := runShell(t, "", "-format", "csv", "-c",
 		"CREATE TABLE u (u UUID, us ARRAY<UUID>); \\copy u FROM '"+path+"'\nSELECT * FROM u ORDER BY u NULLS LAST", wh)

@@ -13,6 +13,7 @@ import (
 
 	"time"
 
+	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/icesql/icesql/iceberg"
 	"github.com/icesql/icesql/internal/corpustest"
@@ -179,6 +180,17 @@ func short(err error) string {
 // icesqlRows reads the file as a table would: columns bound through a
 // name mapping that numbers them by path.
 func icesqlRows(data []byte) ([][]string, error) {
+	tbl, err := readByPath(data)
+	if err != nil {
+		return nil, err
+	}
+	defer tbl.Release()
+	return corpustest.Table(tbl), nil
+}
+
+// readByPath reads the whole file with icesql's reader, its columns bound
+// through a name mapping that numbers them by path.
+func readByPath(data []byte) (arrow.Table, error) {
 	r, err := Open(bytes.NewReader(data), int64(len(data)))
 	if err != nil {
 		return nil, err
@@ -208,6 +220,5 @@ func icesqlRows(data []byte) ([][]string, error) {
 	for _, rec := range recs {
 		rec.Release()
 	}
-	defer tbl.Release()
-	return corpustest.Table(tbl), nil
+	return tbl, nil
 }

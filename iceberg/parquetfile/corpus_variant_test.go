@@ -2,7 +2,6 @@ package parquetfile
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -108,34 +107,9 @@ func variantVerdict(t *testing.T, dir string, c variantCase) string {
 // returns each row's variant as metadata bytes followed by value bytes
 // (nil for NULL), the form of the corpus's *.variant.bin.
 func variantColumn(data []byte) ([][]byte, error) {
-	r, err := Open(bytes.NewReader(data), int64(len(data)))
+	tbl, err := readByPath(data)
 	if err != nil {
 		return nil, err
-	}
-	ids := map[string]int{}
-	mapping := func(path []string) (int, bool) {
-		k := strings.Join(path, "\x00")
-		if _, ok := ids[k]; !ok {
-			ids[k] = len(ids) + 1
-		}
-		return ids[k], true
-	}
-	s, err := r.Schema(mapping)
-	if err != nil {
-		return nil, err
-	}
-	rr, err := r.NewRecordReader(context.Background(), s, ReadOptions{NameMapping: mapping})
-	if err != nil {
-		return nil, err
-	}
-	defer rr.Close()
-	recs, err := rr.ReadAll()
-	if err != nil {
-		return nil, err
-	}
-	tbl := array.NewTableFromRecords(rr.Schema(), recs)
-	for _, rec := range recs {
-		rec.Release()
 	}
 	defer tbl.Release()
 	col := -1
