@@ -12,12 +12,12 @@ import (
 // aggCtx binds expressions above an aggregation: group expressions and
 // aggregate calls become references to the Aggregate node's output.
 type aggCtx struct {
-	input      *scope
-	groupTexts []string
+	input       *scope
+	groupTexts  []string
 	groupRawMax int // the longest raw restored text of a group expression
-	groups     []Expr
-	aggTexts   []string
-	aggs       []AggCall
+	groups      []Expr
+	aggTexts    []string
+	aggs        []AggCall
 }
 
 func (a *aggCtx) lookup(b *binder, n ast.ExprNode) (Expr, bool, error) {
