@@ -12,6 +12,7 @@ import (
 	"github.com/icesql/icesql/catalog"
 	"github.com/icesql/icesql/catalog/open"
 	"github.com/icesql/icesql/iceberg"
+	"github.com/icesql/icesql/iceberg/fileio"
 	s3io "github.com/icesql/icesql/iceberg/fileio/s3"
 )
 
@@ -100,11 +101,6 @@ var dsnKeys = map[string]bool{"catalog_file": true, "catalog_uri": true, "catalo
 // restKeys are the REST catalog's client properties a DSN may carry.
 var restKeys = map[string]bool{"token": true, "credential": true, "oauth2-server-uri": true, "scope": true}
 
-// isFileIOKey reports whether a DSN option is a storage property.
-func isFileIOKey(k string) bool {
-	return strings.HasPrefix(k, "s3.") || strings.HasPrefix(k, "client.")
-}
-
 // ParseDSN parses a DSN into a Config with every default filled in.
 func ParseDSN(dsn string) (*Config, error) {
 	cfg, err := parseDSN(dsn)
@@ -154,7 +150,7 @@ func parseDSN(dsn string) (*Config, error) {
 		return nil, &DSNError{DSN: dsn, Msg: "malformed options", Err: err}
 	}
 	for k, vs := range values {
-		if isFileIOKey(k) {
+		if fileio.IsStorageProperty(k) {
 			if len(vs) != 1 {
 				return nil, &DSNError{DSN: dsn, Msg: fmt.Sprintf("option %q given %d times", k, len(vs))}
 			}

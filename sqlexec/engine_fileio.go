@@ -44,23 +44,6 @@ func setS3(ctx context.Context, r *fileio.Router, props map[string]string, objec
 	return nil
 }
 
-// isStorageKey says whether a property configures storage (Iceberg's
-// S3FileIO names), as opposed to the catalog.
-func isStorageKey(k string) bool {
-	return strings.HasPrefix(k, "s3.") || strings.HasPrefix(k, "client.")
-}
-
-// storageProps keeps the storage properties of props.
-func storageProps(props map[string]string) map[string]string {
-	out := map[string]string{}
-	for k, v := range props {
-		if isStorageKey(k) {
-			out[k] = v
-		}
-	}
-	return out
-}
-
 // catalogStorage applies the storage properties of a catalog's own
 // configuration (a REST server's /v1/config defaults and overrides, merged
 // with the DSN's by the client) to the router, so a server can vend the
@@ -70,8 +53,8 @@ func catalogStorage(ctx context.Context, r *fileio.Router, cat any, dsn map[stri
 	if !ok {
 		return dsn, nil
 	}
-	merged := storageProps(p.Properties())
-	if maps.Equal(merged, storageProps(dsn)) {
+	merged := fileio.StorageProperties(p.Properties())
+	if maps.Equal(merged, fileio.StorageProperties(dsn)) {
 		return dsn, nil
 	}
 	if err := setS3(ctx, r, merged, objectStore); err != nil {
@@ -97,7 +80,7 @@ type vendedIO struct {
 const maxVendedClients = 256
 
 func (v *vendedIO) mount(tableLocation string, config map[string]string) {
-	vended := storageProps(config)
+	vended := fileio.StorageProperties(config)
 	if len(vended) == 0 || !s3io.IsLocation(tableLocation) {
 		return
 	}

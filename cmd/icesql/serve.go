@@ -10,7 +10,6 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
-	"strings"
 	"syscall"
 	"time"
 
@@ -125,12 +124,9 @@ func serve(ctx context.Context, dsn, addr string, opts rest.Options, vend bool, 
 
 // withStorage adds the storage properties (s3.*, client.*) of props to m.
 func withStorage(m, props map[string]string) map[string]string {
-	out := map[string]string{}
+	out := fileio.StorageProperties(props)
 	for k, v := range m {
-		out[k] = v
-	}
-	for k, v := range props {
-		if strings.HasPrefix(k, "s3.") || strings.HasPrefix(k, "client.") {
+		if _, ok := out[k]; !ok {
 			out[k] = v
 		}
 	}
