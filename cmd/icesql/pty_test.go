@@ -142,6 +142,11 @@ func TestInteractive(t *testing.T) {
 		s.expect("\\dt")
 		s.send("\x03")
 		s.expect("^C")
+		// File names in \copy.
+		s.send("\\copy nums FROM '" + filepath.Dir(csvPath) + "/bi\t")
+		s.expect("big.csv' ")
+		s.send("\x03")
+		s.expect("^C")
 	})
 	t.Run("error keeps the shell", func(t *testing.T) {
 		s.send("SELECT nope FROM nums;\r")
@@ -209,4 +214,21 @@ func TestInteractiveHistory(t *testing.T) {
 	s.send("\x1b[A\x1b[A\r")
 	s.expect("answer")
 	s.expect("41")
+	s.expect("icesql> ")
+	// Ctrl-R searches the history backwards; Enter runs the match
+	// without the search prompt.
+	s.send("SELECT 5 AS five;\r")
+	s.expect("(1 row)")
+	s.expect("icesql> ")
+	s.send("\x1241 AS")
+	s.expect("(reverse-i-search)`41 AS': SELECT 41 AS answer;")
+	s.send("\r")
+	s.expect("41")
+	s.expect("(1 row)")
+	s.send("\\q\r")
+	<-s.done
+	b, _ = os.ReadFile(hist)
+	if strings.Contains(string(b), "reverse-i-search") {
+		t.Fatalf("history file keeps the search prompt:\n%s", b)
+	}
 }

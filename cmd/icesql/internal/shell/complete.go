@@ -39,6 +39,9 @@ func tableContext(prev string) bool {
 // Columns are offered for the tables named in the line and in the
 // statement typed so far on earlier lines (SetStatementSoFar).
 func (s *Shell) Complete(ctx context.Context, line string, pos int) (start int, candidates []string) {
+	if start, _, ok := fileWord(line, pos); ok {
+		return start, fileCandidates(line[start:pos])
+	}
 	start = pos
 	for start > 0 && isWordByte(line[start-1]) {
 		start--
@@ -49,7 +52,9 @@ func (s *Shell) Complete(ctx context.Context, line string, pos int) (start int, 
 	if len(before) > 0 {
 		prev = before[len(before)-1]
 	}
-	var pool []string
+	// first are listed before the rest: the columns where a column is
+	// expected.
+	var first, pool []string
 	switch {
 	case strings.HasPrefix(word, `\`):
 		pool = metaCommands
@@ -57,23 +62,48 @@ func (s *Shell) Complete(ctx context.Context, line string, pos int) (start int, 
 		pool = s.tableNames(ctx)
 		pool = append(pool, metadataNames(word, pool)...)
 	default:
-		pool = append(pool, keywords...)
 		names := s.tableNames(ctx)
+		var columns []string
 		for _, t := range mentionedTables(s.statementSoFar+"\n"+line, names) {
-			pool = append(pool, s.columnNames(ctx, t)...)
+			columns = append(columns, s.columnNames(ctx, t)...)
 		}
+		if columnContext(prev) {
+			first = columns
+		} else {
+			pool = columns
+		}
+		pool = append(pool, keywords...)
 		pool = append(pool, metadataNames(word, names)...)
 	}
 	upper := strings.ToUpper(word)
 	seen := map[string]bool{}
-	for _, c := range pool {
-		if strings.HasPrefix(strings.ToUpper(c), upper) && !seen[c] {
-			seen[c] = true
-			candidates = append(candidates, c)
+	pick := func(pool []string) []string {
+		var out []string
+		for _, c := range pool {
+			if strings.HasPrefix(strings.ToUpper(c), upper) && !seen[c] {
+				seen[c] = true
+				out = append(out, c)
+			}
 		}
+		sort.Strings(out)
+		return out
 	}
-	sort.Strings(candidates)
+	candidates = append(pick(first), pick(pool)...)
 	return start, candidates
+}
+
+// columnContext reports whether the word before the cursor is usually
+// followed by a column: there Tab lists columns before keywords.
+func columnContext(prev string) bool {
+	if strings.HasSuffix(prev, ",") || strings.HasSuffix(prev, "(") {
+		return true
+	}
+	switch strings.ToUpper(prev) {
+	case "WHERE", "AND", "OR", "NOT", "ON", "BY", "SELECT", "DISTINCT", "SET", "HAVING", "=", "<", ">",
+		"<=", ">=", "<>", "!=", "+", "-", "*", "/":
+		return true
+	}
+	return false
 }
 
 // metadataNames offers t.snapshots and the like when word is a known
@@ -134,6 +164,19 @@ func commonPrefix(ss []string) string {
 	return p
 }
 
+// exactPrefix is the longest prefix shared by all of ss.
+func exactPrefix(ss []string) string {
+	p := ss[0]
+	for _, s := range ss[1:] {
+		n := 0
+		for n < len(p) && n < len(s) && p[n] == s[n] {
+			n++
+		}
+		p = p[:n]
+	}
+	return p
+}
+
 // SetStatementSoFar tells completion the earlier lines of a statement
 // being typed, so columns of the tables they name are offered.
 func (s *Shell) SetStatementSoFar(text string) { s.statementSoFar = text }
@@ -154,7 +197,8 @@ func (s *Shell) AutoComplete(line string, pos int, key rune) (string, int, bool)
 		return "", 0, false
 	}
 	word := line[start:pos]
-	if word != "" && strings.ToLower(word) == word {
+	_, quote, file := fileWord(line, pos)
+	if !file && word != "" && strings.ToLower(word) == word {
 		for i, c := range cands {
 			if isKeyword(c) {
 				cands[i] = strings.ToLower(c)
@@ -162,7 +206,17 @@ func (s *Shell) AutoComplete(line string, pos int, key rune) (string, int, bool)
 		}
 	}
 	fill := commonPrefix(cands)
-	if len(cands) == 1 {
+	if file {
+		// Case matters in file names.
+		fill = exactPrefix(cands)
+	}
+	switch {
+	case len(cands) != 1:
+	case file && strings.HasSuffix(fill, "/"):
+		// A directory: its files come next.
+	case quote != 0 && (pos == len(line) || line[pos] != quote):
+		fill += string(quote) + " "
+	default:
 		fill += " "
 	}
 	if len(fill) <= len(word) {

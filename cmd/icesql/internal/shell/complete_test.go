@@ -2,6 +2,8 @@ package shell
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -82,5 +84,79 @@ func TestCandidateColumns(t *testing.T) {
 				t.Fatalf("got %q, want %q", got, tt.want)
 			}
 		})
+	}
+}
+
+// TestCompleteColumnsFirst: where a column is expected, Tab lists the
+// columns of the tables named before the keywords.
+func TestCompleteColumnsFirst(t *testing.T) {
+	s, _ := newTestShell(t)
+	ctx := context.Background()
+	if err := s.RunScript(ctx, "CREATE TABLE orders (order_id BIGINT, amount DOUBLE, origin STRING);", "test"); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		line      string
+		wantFirst []string
+	}{
+		{"SELECT * FROM orders WHERE o", []string{"order_id", "origin", "OF"}},
+		{"SELECT * FROM orders WHERE amount > 1 AND ", []string{"amount", "order_id", "origin", "ADD"}},
+		{"SELECT count(*) FROM orders GROUP BY o", []string{"order_id", "origin", "OF"}},
+		{"UPDATE orders SET a", []string{"amount", "ADD"}},
+		// Elsewhere columns and keywords sort together.
+		{"SELECT * FROM orders o", []string{"OF", "OFFSET"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.line, func(t *testing.T) {
+			_, got := s.Complete(ctx, tt.line, len(tt.line))
+			if len(got) < len(tt.wantFirst) || !reflect.DeepEqual(got[:len(tt.wantFirst)], tt.wantFirst) {
+				t.Fatalf("Complete(%q) = %v, want it to start %v", tt.line, got, tt.wantFirst)
+			}
+		})
+	}
+}
+
+// TestCompleteCopyFileNames: in \copy, the word after FROM or TO (or
+// any quoted word) completes as a file name.
+func TestCompleteCopyFileNames(t *testing.T) {
+	s, _ := newTestShell(t)
+	dir := t.TempDir()
+	for _, f := range []string{"data.csv", "data2.csv", "Other.parquet", ".hidden"} {
+		if err := os.WriteFile(filepath.Join(dir, f), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Mkdir(filepath.Join(dir, "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	d := dir + "/"
+	tests := []struct {
+		name, line, want string
+	}{
+		{"quoted, to the common prefix", `\copy t FROM '` + d + "d", `\copy t FROM '` + d + "data"},
+		{"quoted, one file closes the quote", `\copy t FROM '` + d + "data.", `\copy t FROM '` + d + "data.csv' "},
+		{"unquoted after FROM", `\copy t FROM ` + d + "O", `\copy t FROM ` + d + "Other.parquet "},
+		{"case matters", `\copy t FROM ` + d + "o", `\copy t FROM ` + d + "o"},
+		{"a directory ends in a slash", `\copy (SELECT 1) TO '` + d + "su", `\copy (SELECT 1) TO '` + d + "sub/"},
+		{"hidden files only after a dot", `\copy t FROM '` + d + ".h", `\copy t FROM '` + d + ".hidden' "},
+		{"closing quote already there", `\copy t FROM '` + d + "data.'", `\copy t FROM '` + d + "data.csv '"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			pos := len(tt.line)
+			if strings.HasSuffix(tt.line, "'") && strings.Count(tt.line, "'") == 2 {
+				pos--
+			}
+			got, _, _ := s.AutoComplete(tt.line, pos, '\t')
+			if got == "" {
+				got = tt.line
+			}
+			if got != tt.want {
+				t.Fatalf("AutoComplete(%q) = %q, want %q", tt.line, got, tt.want)
+			}
+		})
+	}
+	if _, c := s.Complete(context.Background(), `\copy t FROM '`+d, len(`\copy t FROM '`+d)); !reflect.DeepEqual(c, []string{d + "Other.parquet", d + "data.csv", d + "data2.csv", d + "sub/"}) {
+		t.Fatalf("listing %v", c)
 	}
 }

@@ -57,12 +57,16 @@ func (s *Shell) Interactive(ctx context.Context, stdin *os.File, history *Histor
 		io.Reader
 		io.Writer
 	}{in, os.Stdout}, prompt)
+	search := &reverseSearch{history: history, idx: -1}
 	if history != nil {
 		history.KeepStatements()
-		t.History = history
+		t.History = searchHistory{history, search}
 	}
 	s.ShowCandidates = func(list string) { t.Write([]byte(list)) }
 	t.AutoCompleteCallback = func(line string, pos int, key rune) (string, int, bool) {
+		if l, p, ok := search.key(line, key); ok {
+			return l, p, true
+		}
 		if key == ctrlCMark {
 			return "", 0, true
 		}
@@ -80,6 +84,7 @@ func (s *Shell) Interactive(ctx context.Context, stdin *os.File, history *Histor
 		}
 		line, err := t.ReadLine()
 		term.Restore(fd, old)
+		line = search.accept(line)
 		if in.interrupted.Swap(false) {
 			// Ctrl-C at the prompt abandons the statement being typed.
 			pending.Reset()

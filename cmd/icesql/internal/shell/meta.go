@@ -51,6 +51,8 @@ const helpText = `Meta-commands:
 SQL statements end with ';' and may span lines (history keeps one as one entry). COPY (query) TO 'file'
 [(FORMAT parquet|csv|json, ...)] writes a result from SQL (a new file unless
 OVERWRITE; never inside the warehouse). Ctrl-C cancels a running statement.
+Ctrl-R searches the history (again: older matches). Tab completes names; in
+\copy, file names.
 Rows print as they arrive. The aligned format sizes its columns from the first
 1000 rows; a wider value later overflows its column instead of re-aligning.
 `
