@@ -25,6 +25,9 @@ func (s *Session) alterTable(ctx context.Context, st *parser.AlterTableStmt) err
 		for _, p := range a.Properties {
 			m[p.Key] = p.Value
 		}
+		if err := checkTablePropertyNames(m); err != nil {
+			return err
+		}
 		if err := s.engine.checkPathProperties(meta.Location(), m); err != nil {
 			return err
 		}

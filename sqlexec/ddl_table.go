@@ -123,6 +123,9 @@ func (s *Session) createTable(ctx context.Context, st *parser.CreateTableStmt) (
 	if err := s.engine.checkTableLocation(ctx, id, loc, st.Location != ""); err != nil {
 		return Result{}, err
 	}
+	if err := checkTablePropertyNames(props); err != nil {
+		return Result{}, err
+	}
 	if err := s.engine.checkPathProperties(loc, props); err != nil {
 		return Result{}, err
 	}

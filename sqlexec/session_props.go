@@ -38,6 +38,9 @@ func (s *Session) setProperty(st *parser.SetPropertyStmt) (*Rows, error) {
 		}
 		return memRows(sch, [][]any{{st.Key, v}})
 	}
+	if err := checkSessionPropertyName(st.Key); err != nil {
+		return nil, err
+	}
 	if s.props == nil {
 		s.props = map[string]string{}
 	}
