@@ -50,3 +50,32 @@ func TestInsertColumnDidYouMean(t *testing.T) {
 		}
 	}
 }
+
+// The extension layer's statements (MERGE, DDL) and write targets point at
+// the name too, and keep the errors they matched before.
+func TestErrorPositionExtensionStatements(t *testing.T) {
+	db := openDB(t, t.TempDir())
+	mustExec(t, db, "CREATE TABLE trip (id INT, name STRING)")
+	tests := []struct {
+		sql       string
+		line, col int
+		is        error
+	}{
+		{"MERGE INTO trip t USING trip s ON t.id = s.idd WHEN MATCHED THEN DELETE", 1, 42, planner.ErrUnknownColumn},
+		{"ALTER TABLE trip\n  RENAME COLUMN nmae TO n", 2, 17, iceberg.ErrNoSuchField},
+		{"ALTER TABLE trip DROP COLUMN nmae", 1, 30, planner.ErrUnknownColumn},
+		{"UPDATE trp SET name = 'x'", 1, 8, iceberg.ErrNoSuchTable},
+		{"DELETE FROM trp", 1, 13, planner.ErrUnknownTable},
+		{"DELETE FROM trip WHERE nmae = 'x'", 1, 24, planner.ErrUnknownColumn},
+	}
+	for _, tt := range tests {
+		t.Run(tt.sql, func(t *testing.T) {
+			_, err := db.Exec(tt.sql)
+			var pos *sqlexec.PositionError
+			if !errors.As(err, &pos) || pos.Line != tt.line || pos.Col != tt.col || !errors.Is(err, tt.is) ||
+				!strings.Contains(err.Error(), "did you mean") {
+				t.Fatalf("got %v (%#v), want a caret at %d:%d matching %v", err, pos, tt.line, tt.col, tt.is)
+			}
+		})
+	}
+}

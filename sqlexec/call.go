@@ -4,12 +4,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
 
 	"github.com/icesql/icesql/iceberg/maintenance"
+	"github.com/icesql/icesql/planner"
 	"github.com/icesql/icesql/sqlexec/parser"
 )
 
@@ -107,6 +110,10 @@ func (s *Session) lookupProcedure(name []string) (*procedure, error) {
 	}
 	p := procedures[strings.ToLower(name[len(name)-1])]
 	if p == nil {
+		known := slices.Sorted(maps.Keys(procedures))
+		if near := planner.Suggest(name[len(name)-1], known); near != "" {
+			return nil, fmt.Errorf("%w: %s; did you mean system.%s?", ErrUnknownProcedure, full, near)
+		}
 		return nil, fmt.Errorf("%w: %s (known: %s)", ErrUnknownProcedure, full, procedureNames())
 	}
 	return p, nil

@@ -31,7 +31,11 @@ func (s *Session) loadTable(ctx context.Context, ref *parser.TableRef) (*table.T
 		}
 	}
 	if err != nil && errors.Is(err, iceberg.ErrNoSuchTable) {
-		return nil, s.viewInstead(ctx, id, err)
+		if verr := s.viewInstead(ctx, id, err); verr != err {
+			return nil, verr
+		}
+		// A write's target: named, with a near miss, as a read's is.
+		return nil, s.unknownTable(ctx, ref, err)
 	}
 	return t, err
 }
@@ -238,7 +242,7 @@ func resolveColumnName(schema *iceberg.Schema, name string) (string, error) {
 	}
 	f, ok := schema.FindFieldByNameCaseInsensitive(name)
 	if !ok {
-		return "", fmt.Errorf("%w: column %q", iceberg.ErrNoSuchField, name)
+		return "", unknownSchemaColumn(schema, name)
 	}
 	full, _ := schema.FindColumnName(f.ID)
 	return full, nil

@@ -67,6 +67,9 @@ type Prepared struct {
 	tmpls []*planTemplate
 	n     int // ? placeholders after $n and :name became ?
 	ph    placeholders
+	// source is the text of a one-statement Prepared, for carets under
+	// names in the extension layer's statements; "" for scripts.
+	source string
 	runs  int // completed runs; plans are kept from the second on
 	mu    sync.Mutex
 }
@@ -84,6 +87,9 @@ func (s *Session) Prepare(sql string) (*Prepared, error) {
 		return nil, fmt.Errorf("%w: empty statement", ErrInvalidStatement)
 	}
 	p := &Prepared{s: s, stmts: stmts, tmpls: make([]*planTemplate, len(stmts)), ph: newPlaceholders(style, list)}
+	if len(stmts) == 1 {
+		p.source = sql
+	}
 	for _, st := range stmts {
 		pb := newParamBinder(st)
 		p.binds = append(p.binds, pb)
@@ -162,7 +168,7 @@ func (p *Prepared) run(ctx context.Context, args []any, fn func(context.Context,
 		err := fn(p.planSlot(ctx, i, args[off:off+pb.count]), i, st)
 		p.s.view = outer
 		if err != nil {
-			return locate(err, st)
+			return locate(err, st, p.source)
 		}
 		off += pb.count
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strings"
 
+	"github.com/icesql/icesql/iceberg"
 	"github.com/icesql/icesql/iceberg/table"
 	"github.com/icesql/icesql/planner"
 	"github.com/icesql/icesql/sqlexec/parser"
@@ -40,22 +41,46 @@ func (s *Session) unknownTable(ctx context.Context, tr *parser.TableRef, err err
 	return e
 }
 
+// schemaColumnError is a column a DDL statement names that the table
+// lacks: it matches planner.ErrUnknownColumn (and so gets a caret) and
+// iceberg.ErrNoSuchField.
+type schemaColumnError struct{ planner.UnknownColumnError }
+
+func (e *schemaColumnError) Unwrap() []error {
+	return []error{&e.UnknownColumnError, iceberg.ErrNoSuchField}
+}
+
+// unknownSchemaColumn is the error for name missing from schema, with a
+// near-miss column (nested ones by their dotted names) when there is one.
+func unknownSchemaColumn(schema *iceberg.Schema, name string) error {
+	var names []string
+	for id := 1; id <= schema.HighestFieldID(); id++ {
+		if n, ok := schema.FindColumnName(id); ok {
+			names = append(names, n)
+		}
+	}
+	return &schemaColumnError{planner.UnknownColumnError{Name: name, Suggestion: planner.Suggest(name, names)}}
+}
+
 // locate wraps an error about a name in a *PositionError pointing at the
-// name in the statement's text, when the statement is TiDB's and writes
-// the name.
-func locate(err error, st parser.Statement) error {
-	w, ok := st.(*parser.TiDBStmt)
+// name in the statement's text: a TiDB statement's own, or for the
+// extension layer's statements (MERGE, CALL, DDL) source, the text the
+// statement was parsed from when it held that statement alone.
+func locate(err error, st parser.Statement, source string) error {
+	text := source
+	if w, ok := st.(*parser.TiDBStmt); ok {
+		text = w.Text
+	}
 	var pos *PositionError
-	if !ok || err == nil || errors.As(err, &pos) {
+	if text == "" || err == nil || errors.As(err, &pos) {
 		return err
 	}
 	off := -1
 	var (
-		col  *planner.UnknownColumnError
-		amb  *planner.AmbiguousColumnError
-		tab  *planner.UnknownTableError
-		fn   *planner.UnknownFunctionError
-		text = w.Text
+		col *planner.UnknownColumnError
+		amb *planner.AmbiguousColumnError
+		tab *planner.UnknownTableError
+		fn  *planner.UnknownFunctionError
 	)
 	switch {
 	case errors.As(err, &col):

@@ -26,12 +26,14 @@ func (r *Runner) Delete(ctx context.Context, w *parser.TiDBStmt, del *ast.Delete
 	if err != nil {
 		return 0, err
 	}
-	if tt.snap == nil {
-		return 0, nil
-	}
+	// Bound even when the table is empty, so that a mistyped column is
+	// an error there too.
 	q, err := r.deleteQuery(ctx, tt, del, tn, w.Refs)
 	if err != nil {
 		return 0, err
+	}
+	if tt.snap == nil {
+		return 0, nil
 	}
 	if n, done, err := r.metadataDelete(ctx, tt, q.plan); done || err != nil {
 		return n, err
