@@ -70,8 +70,8 @@ type Prepared struct {
 	// source is the text of a one-statement Prepared, for carets under
 	// names in the extension layer's statements; "" for scripts.
 	source string
-	runs  int // completed runs; plans are kept from the second on
-	mu    sync.Mutex
+	runs   int // completed runs; plans are kept from the second on
+	mu     sync.Mutex
 }
 
 // Prepare parses sql once for many runs.
