@@ -37,8 +37,26 @@ type ServerError struct {
 	Kind        error // iceberg.ErrNoSuchTable, ErrNotAuthorized, ...
 }
 
+// Error is the server's message first when it answers about the names
+// in the statement (no such table, already exists, a lost commit), as a
+// local catalog's error reads, with the REST status after it; other
+// errors (authorization, server faults, bad requests) keep the request.
 func (e *ServerError) Error() string {
+	if e.Status < 500 && e.Message != "" && e.Type != "" && isNameKind(e.Kind) {
+		return fmt.Sprintf("%s (REST catalog: %d %s)", e.Message, e.Status, e.Type)
+	}
 	return fmt.Sprintf("rest catalog: %s %s: %d %s: %s", e.Method, e.URL, e.Status, e.Type, e.Message)
+}
+
+func isNameKind(k error) bool {
+	for _, n := range []error{iceberg.ErrNoSuchTable, iceberg.ErrNoSuchNamespace, iceberg.ErrNoSuchView,
+		iceberg.ErrNamespaceNotEmpty, iceberg.ErrTableAlreadyExists, iceberg.ErrViewAlreadyExists,
+		iceberg.ErrNamespaceExists, iceberg.ErrCommitFailed} {
+		if k == n {
+			return true
+		}
+	}
+	return false
 }
 func (e *ServerError) Unwrap() error { return e.Kind }
 
