@@ -103,7 +103,8 @@ func ReadTask(ctx context.Context, fio fileio.FileIO, meta *iceberg.TableMetadat
 	if opts.Stats != nil {
 		opts.Stats.addDeletes(paths(dvs), paths(posDeletes), paths(eqDeletes))
 	}
-	it := &taskIterator{outPositions: opts.WithPositions, path: f.FilePath, constants: identityConstants(meta, task)}
+	it := &taskIterator{outPositions: opts.WithPositions, path: f.FilePath, constants: identityConstants(meta, task),
+		expectedIDs: metricFieldIDs(f), expectedRows: f.RecordCount}
 	var err error
 	if it.deleted, err = loadRowDeletes(ctx, fio, f.FilePath, dvs, posDeletes, opts.DeleteCache); err != nil {
 		return nil, err
@@ -184,3 +185,32 @@ var _ RecordIterator = (*taskIterator)(nil)
 
 // eof is returned by Next after the last record.
 var eof = io.EOF
+
+// metricFieldIDs are the field ids the manifest entry has metrics for:
+// columns the file contains, checked against its footer when read.
+func metricFieldIDs(f iceberg.DataFile) []int {
+	seen := map[int]bool{}
+	var ids []int
+	add := func(id int) {
+		if !seen[id] {
+			seen[id] = true
+			ids = append(ids, id)
+		}
+	}
+	for id := range f.ColumnSizes {
+		add(id)
+	}
+	for id := range f.ValueCounts {
+		add(id)
+	}
+	for id := range f.NullValueCounts {
+		add(id)
+	}
+	for id := range f.LowerBounds {
+		add(id)
+	}
+	for id := range f.UpperBounds {
+		add(id)
+	}
+	return ids
+}

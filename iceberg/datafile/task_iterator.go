@@ -29,6 +29,8 @@ const (
 type taskIterator struct {
 	path         string
 	constants    map[int]any // identity partition values, for columns missing from the file
+	expectedIDs  []int       // field ids the manifest has metrics for
+	expectedRows int64       // the manifest's record_count
 	outPositions bool
 	needPos      bool
 
@@ -111,7 +113,8 @@ func (it *taskIterator) open(ctx context.Context, fio fileio.FileIO, table, proj
 			}
 		}
 	}
-	ro := parquetfile.ReadOptions{BatchSize: opts.BatchSize, NameMapping: mapping, WithPosition: it.needPos, RowGroupFilter: replayFilter(keepGroups), Constants: it.constants}
+	ro := parquetfile.ReadOptions{BatchSize: opts.BatchSize, NameMapping: mapping, WithPosition: it.needPos, RowGroupFilter: replayFilter(keepGroups), Constants: it.constants,
+		ExpectedFieldIDs: it.expectedIDs, ExpectedRows: it.expectedRows}
 	if it.main, err = pr.NewRecordReader(ctx, projection, ro); err != nil {
 		return &FileError{Op: "read", Path: it.path, Err: err}
 	}

@@ -33,3 +33,11 @@ func corrupt(format string, args ...any) error {
 // Encryption: an encrypted footer, "PARE" magic, or a plaintext footer
 // over encrypted columns): the reader has no keys and does not decrypt.
 var ErrEncrypted = fmt.Errorf("%w: encrypted Parquet files are not supported", iceberg.ErrUnsupported)
+
+// ErrFooterMismatch is returned when a file's footer disagrees with what
+// the manifest records of it (ReadOptions.ExpectedFieldIDs and
+// ExpectedRows): a listed field missing from the footer schema or of
+// another physical type, or another row count. A footer damaged into a
+// different but decodable one is refused rather than read as nulls or
+// as another column's values. Matches iceberg.ErrInvalidDataFile.
+var ErrFooterMismatch = fmt.Errorf("parquetfile: footer disagrees with the manifest: %w", iceberg.ErrInvalidDataFile)

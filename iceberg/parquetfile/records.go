@@ -50,6 +50,16 @@ type ReadOptions struct {
 	// caller's goroutine; default GOMAXPROCS, 1 decodes every page on the
 	// caller's goroutine.
 	Concurrency int
+	// ExpectedFieldIDs are the field ids the manifest lists for the file
+	// (the keys of its column metrics). Each one that is a primitive
+	// field of the projection must be a column of the footer's schema
+	// with the physical type of its Iceberg type (or one it is promoted
+	// from), else NewRecordReader fails with ErrFooterMismatch. Empty
+	// checks nothing (files whose manifest entry carries no metrics).
+	ExpectedFieldIDs []int
+	// ExpectedRows, when positive, is the manifest's record_count: a
+	// footer with another row count fails with ErrFooterMismatch.
+	ExpectedRows int64
 }
 
 // RecordReader yields record batches of a projection of the file.
@@ -88,6 +98,9 @@ func (r *Reader) NewRecordReader(ctx context.Context, projection *iceberg.Schema
 	b := &binder{mapping: opts.NameMapping, constants: opts.Constants}
 	if opts.NameMapping == nil && !hasAnyID(r) {
 		return nil, ErrNoFieldIDs
+	}
+	if err := r.checkExpected(projection, opts); err != nil {
+		return nil, err
 	}
 	roots, err := b.bindFields(projection.Fields(), r.file.Root(), nil, 0, 0)
 	if err != nil {
