@@ -154,7 +154,9 @@ func footerMetrics(pf *parquet.File, size int64, schema *iceberg.Schema, mapping
 		idx := l.col.Index()
 		kind := l.col.Type().Kind()
 		var lo, hi []byte
-		boundsOK, nullsKnown := l.topLevel, true
+		// Unsigned statistics order as unsigned numbers, not as
+		// Iceberg's signed bounds: counts only.
+		boundsOK, nullsKnown := l.topLevel && !parquetfile.IsUnsignedInt(l.col.Type()), true
 		for g := range rgMeta {
 			if idx < 0 || idx >= len(rgMeta[g].Columns) {
 				boundsOK, nullsKnown = false, false

@@ -237,6 +237,8 @@ func (bt *batch) leafArray(n *rnode, idx []int32, dense bool) (arrow.Array, erro
 			for k := 0; k < count; k++ {
 				if i := at(k); i < 0 {
 					b.AppendNull()
+				} else if l.unsigned {
+					b.UnsafeAppend(int64(uint32(c.i32[i])))
 				} else {
 					b.UnsafeAppend(int64(c.i32[i]))
 				}

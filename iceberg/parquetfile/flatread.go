@@ -187,7 +187,9 @@ func (f *flatReader) read(mem memory.Allocator, n int) (arrow.Array, error) {
 		var out []int64
 		buffers, out = newFixed[int64](mem, n)
 		nulls, err = f.segments(n, valid, func(s segment) {
-			if f.leaf.chunk.kind == parquet.Int32 {
+			if f.leaf.chunk.kind == parquet.Int32 && f.leaf.unsigned {
+				gatherConv(out[s.k:s.k+s.m], f.leaf.chunk.i32[s.v0:], s.defs, f.leaf.chunk.maxDef, func(x int32) int64 { return int64(uint32(x)) })
+			} else if f.leaf.chunk.kind == parquet.Int32 {
 				gatherConv(out[s.k:s.k+s.m], f.leaf.chunk.i32[s.v0:], s.defs, f.leaf.chunk.maxDef, func(x int32) int64 { return scale(int64(x), unit) })
 			} else if unit != 1 {
 				gatherConv(out[s.k:s.k+s.m], f.leaf.chunk.i64[s.v0:], s.defs, f.leaf.chunk.maxDef, func(x int64) int64 { return scale(x, unit) })

@@ -29,6 +29,7 @@ type rleaf struct {
 	col      *parquet.Column
 	fileType iceberg.Type
 	timeUnit int64 // multiplier to the table type's unit (negative: divisor)
+	unsigned bool  // INT(32, false): int32 values widen as uint32
 	chunk    chunkData
 	entry    int // next entry of the current row group
 	value    int // next value of the current row group
@@ -162,7 +163,7 @@ func (b *binder) bind(f iceberg.NestedField, c *parquet.Column, path []string, s
 			return nil, fmt.Errorf("%w: field %q (id %d) is %v in the file, cannot read as %v", iceberg.ErrTypeMismatch, f.Name, f.ID, ft, f.Type)
 		}
 		n.kind = kindLeaf
-		n.leaf = &rleaf{col: c, fileType: ft, timeUnit: timeUnitTo(c.Type(), f.Type)}
+		n.leaf = &rleaf{col: c, fileType: ft, timeUnit: timeUnitTo(c.Type(), f.Type), unsigned: isUnsigned32(c.Type())}
 		b.leaves = append(b.leaves, n.leaf)
 	}
 	n.leaves = b.leaves[first:len(b.leaves):len(b.leaves)]

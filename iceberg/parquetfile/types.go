@@ -84,7 +84,9 @@ func primitiveFromParquet(t parquet.Type) (iceberg.Type, error) {
 			// NULL, whatever the column's pages hold.
 			return iceberg.UnknownType{}, nil
 		case *format.IntType:
-			if l.BitWidth == 64 {
+			// UINT32 needs a long, as Java reads it; UINT64 is read as a
+			// long too (Java refuses it), holding values below 2^63.
+			if l.BitWidth == 64 || l.BitWidth == 32 && !l.IsSigned {
 				return iceberg.LongType{}, nil
 			}
 			return iceberg.IntType{}, nil
@@ -96,6 +98,8 @@ func primitiveFromParquet(t parquet.Type) (iceberg.Type, error) {
 			return iceberg.StringType{}, nil
 		case deprecated.Date:
 			return iceberg.DateType{}, nil
+		case deprecated.Uint32, deprecated.Uint64:
+			return iceberg.LongType{}, nil
 		case deprecated.TimestampMicros, deprecated.TimestampMillis:
 			return iceberg.TimestampTzType{}, nil
 		}
@@ -121,4 +125,31 @@ func primitiveFromParquet(t parquet.Type) (iceberg.Type, error) {
 		return iceberg.FixedType{Length: t.Length()}, nil
 	}
 	return nil, fmt.Errorf("%w: parquet type %v", iceberg.ErrUnsupported, t)
+}
+
+// isUnsigned32 reports whether t is INT(32, false): its int32 values are
+// the low 32 bits of a uint32, widened without sign extension.
+func isUnsigned32(t parquet.Type) bool {
+	if lt := t.LogicalType(); lt != nil && lt.Value != nil {
+		it, ok := lt.Value.(*format.IntType)
+		return ok && it.BitWidth == 32 && !it.IsSigned
+	}
+	if ct := t.ConvertedType(); ct != nil {
+		return *ct == deprecated.Uint32
+	}
+	return false
+}
+
+// IsUnsignedInt reports whether t is an unsigned integer annotation of
+// 32 or 64 bits, whose footer statistics order as unsigned numbers
+// (unlike Iceberg's signed int and long bounds).
+func IsUnsignedInt(t parquet.Type) bool {
+	if lt := t.LogicalType(); lt != nil && lt.Value != nil {
+		it, ok := lt.Value.(*format.IntType)
+		return ok && it.BitWidth >= 32 && !it.IsSigned
+	}
+	if ct := t.ConvertedType(); ct != nil {
+		return *ct == deprecated.Uint32 || *ct == deprecated.Uint64
+	}
+	return false
 }
