@@ -31,8 +31,9 @@ var (
 	// ErrUnsupportedURI: a catalog URI no implementation opens.
 	ErrUnsupportedURI = errors.New("catalog: unsupported catalog URI")
 	// ErrBusy: the catalog's lock stayed held by another connection or
-	// process past the catalog's wait (SQLite's busy timeout); nothing was
-	// changed, and the operation may be retried. Reads of a SQLite
+	// process past the catalog's wait (SQLite's busy timeout, Postgres's
+	// lock_timeout), or Postgres broke a deadlock; nothing was changed,
+	// and the operation may be retried. Reads of a SQLite
 	// catalog never wait for its write lock.
 	ErrBusy = errors.New("catalog: catalog is locked by another writer")
 )

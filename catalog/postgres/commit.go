@@ -190,7 +190,9 @@ func definite(err error) bool {
 // failures, anything else is returned as it is.
 func notApplied(err error) error {
 	switch pgCode(err) {
-	case codeSerializationFailure, codeDeadlockDetected, codeLockNotAvailable:
+	case codeDeadlockDetected, codeLockNotAvailable:
+		return fmt.Errorf("%w: %w", iceberg.ErrCommitFailed, busy(err))
+	case codeSerializationFailure:
 		return fmt.Errorf("%w: %w", iceberg.ErrCommitFailed, err)
 	}
 	return err

@@ -1,6 +1,7 @@
 package postgres
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/icesql/icesql/catalog"
@@ -28,7 +29,20 @@ func (e *CatalogError) Error() string {
 func (e *CatalogError) Unwrap() error { return e.Err }
 
 func newError(op, name string, err error) error {
-	return &CatalogError{Op: op, Table: name, Err: err}
+	return &CatalogError{Op: op, Table: name, Err: busy(err)}
+}
+
+// busy marks a lock wait that ran out (lock_timeout) or a deadlock
+// Postgres broke as catalog.ErrBusy: nothing was changed, and the
+// operation may be retried.
+func busy(err error) error {
+	switch pgCode(err) {
+	case codeLockNotAvailable, codeDeadlockDetected:
+		if !errors.Is(err, catalog.ErrBusy) {
+			return fmt.Errorf("%w: %w", catalog.ErrBusy, err)
+		}
+	}
+	return err
 }
 
 var wrapf = catalog.Wrapf

@@ -2,6 +2,7 @@ package postgres
 
 import (
 	"context"
+	"strconv"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -18,6 +19,12 @@ const DefaultCatalogName = "default"
 // spends finding out whether it took effect.
 const DefaultResolveTimeout = 30 * time.Second
 
+// DefaultLockTimeout is how long a statement waits for a row lock another
+// session holds (Postgres's lock_timeout) when neither Options.LockTimeout
+// nor the URI's lock_timeout sets it; past it the operation fails with
+// catalog.ErrBusy instead of waiting without end.
+const DefaultLockTimeout = 10 * time.Second
+
 // Options configures Open.
 type Options struct {
 	// CatalogName selects the rows of this catalog (column catalog_name).
@@ -32,6 +39,9 @@ type Options struct {
 	// ResolveTimeout bounds the resolution of a lost commit reply
 	// (0: DefaultResolveTimeout).
 	ResolveTimeout time.Duration
+	// LockTimeout bounds the wait for a lock held by another session
+	// (0: the URI's lock_timeout parameter, else DefaultLockTimeout).
+	LockTimeout time.Duration
 	// Hooks are fault-injection points for tests.
 	Hooks catalog.Hooks
 }
@@ -69,6 +79,13 @@ func Open(ctx context.Context, uri string, opts Options) (*Catalog, error) {
 	}
 	if opts.ReadOnly {
 		cfg.ConnConfig.RuntimeParams["default_transaction_read_only"] = "on"
+	}
+	if _, set := cfg.ConnConfig.RuntimeParams["lock_timeout"]; !set || opts.LockTimeout > 0 {
+		lt := opts.LockTimeout
+		if lt <= 0 {
+			lt = DefaultLockTimeout
+		}
+		cfg.ConnConfig.RuntimeParams["lock_timeout"] = strconv.FormatInt(max(lt.Milliseconds(), 1), 10)
 	}
 	c := &Catalog{name: opts.CatalogName, readOnly: opts.ReadOnly, hooks: opts.Hooks, resolve: opts.ResolveTimeout}
 	if c.name == "" {

@@ -6,11 +6,14 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/icesql/icesql/catalog"
 	"github.com/icesql/icesql/iceberg"
+	"github.com/icesql/icesql/internal/pgtest"
 )
 
 func TestCreatesJDBCSchema(t *testing.T) {
@@ -197,5 +200,45 @@ func TestOpenHidesPassword(t *testing.T) {
 	}
 	if strings.Contains(err.Error(), "hunter2") {
 		t.Fatalf("error shows the password: %v", err)
+	}
+}
+
+// A commit behind another session's row lock waits only lock_timeout, and
+// fails with catalog.ErrBusy (a retryable commit failure), changing
+// nothing.
+func TestLockTimeoutIsBusy(t *testing.T) {
+	ctx := context.Background()
+	uri := pgtest.Database(t)
+	c, err := Open(ctx, uri, Options{LockTimeout: 200 * time.Millisecond})
+	must(t, err)
+	defer c.Close()
+	must(t, c.CreateNamespace(ctx, []string{"db"}, nil))
+	ident := Identifier{Namespace: []string{"db"}, Name: "t"}
+	must(t, c.CreateTable(ctx, ident, "m1"))
+	// Another session (another process, or Spark) holds the row.
+	other, err := pgx.Connect(ctx, uri)
+	must(t, err)
+	defer other.Close(ctx)
+	tx, err := other.Begin(ctx)
+	must(t, err)
+	defer tx.Rollback(ctx)
+	if _, err := tx.Exec(ctx, "SELECT 1 FROM iceberg_tables WHERE table_name = 't' FOR UPDATE"); err != nil {
+		t.Fatal(err)
+	}
+	err = c.CommitTable(ctx, ident, "m1", "m2")
+	var pe *pgconn.PgError
+	if !errors.Is(err, catalog.ErrBusy) || !errors.Is(err, iceberg.ErrCommitFailed) || errors.Is(err, iceberg.ErrCommitStateUnknown) ||
+		!errors.As(err, &pe) || pe.Code != "55P03" {
+		t.Fatalf("commit behind a held lock: %v, want catalog.ErrBusy and iceberg.ErrCommitFailed over SQLSTATE 55P03", err)
+	}
+	_, err = c.DropTable(ctx, ident)
+	if !errors.Is(err, catalog.ErrBusy) {
+		t.Fatalf("drop behind a held lock: %v, want catalog.ErrBusy", err)
+	}
+	must(t, tx.Rollback(ctx))
+	rec, err := c.LoadTable(ctx, ident)
+	must(t, err)
+	if rec.MetadataLocation != "m1" {
+		t.Fatalf("pointer moved to %q", rec.MetadataLocation)
 	}
 }
