@@ -30,11 +30,17 @@ func writePlainParquet(t *testing.T, path string, ids []int64, vs []string) {
 	b.Field(1).(*array.StringBuilder).AppendValues(vs, nil)
 	rec := b.NewRecordBatch()
 	defer rec.Release()
+	writeRecordParquet(t, path, rec)
+}
+
+// writeRecordParquet writes rec as a Parquet file with pqarrow's defaults.
+func writeRecordParquet(t *testing.T, path string, rec arrow.RecordBatch) {
+	t.Helper()
 	f, err := os.Create(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	w, err := pqarrow.NewFileWriter(schema, f, nil, pqarrow.DefaultWriterProps())
+	w, err := pqarrow.NewFileWriter(rec.Schema(), f, nil, pqarrow.DefaultWriterProps())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,7 +1,6 @@
 package sqlexec_test
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -9,7 +8,6 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 )
 
 // Unsigned 32-bit columns (INT(32, false), as pandas and arrow write
@@ -30,20 +28,7 @@ func TestAddFilesUnsigned32(t *testing.T) {
 	b.Field(2).(*array.Uint16Builder).AppendValues([]uint16{65535, 1, 2, 3}, nil)
 	rec := b.NewRecordBatch()
 	defer rec.Release()
-	f, err := os.Create(filepath.Join(src, "u.parquet"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	w, err := pqarrow.NewFileWriter(schema, f, nil, pqarrow.DefaultWriterProps())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Write(rec); err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
+	writeRecordParquet(t, filepath.Join(src, "u.parquet"), rec)
 	mustExec(t, db, "CREATE TABLE ns.u (u BIGINT, r BIGINT NOT NULL, s INT)")
 	callRow(t, db, "CALL system.add_files(table => 'ns.u', source_table => ?)", "`parquet`.`"+src+"`")
 	tests := []struct{ sql, want string }{
