@@ -67,8 +67,14 @@ func statValue(v parquet.Value, l *rleaf, t iceberg.Type) any {
 	case iceberg.IntType:
 		return v.Int32()
 	case iceberg.LongType:
+		if v.Kind() == parquet.Int32 && l.unsigned {
+			return int64(uint32(v.Int32()))
+		}
 		if v.Kind() == parquet.Int32 {
 			return int64(v.Int32())
+		}
+		if IsUnsignedInt(l.col.Type()) {
+			return nil // UINT64 orders as unsigned: no bound a long can state
 		}
 		return v.Int64()
 	case iceberg.FloatType:
