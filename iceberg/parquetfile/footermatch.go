@@ -25,7 +25,9 @@ func (r *Reader) checkExpected(projection *iceberg.Schema, opts ReadOptions) err
 	var walk func(c *parquet.Column, path []string)
 	walk = func(c *parquet.Column, path []string) {
 		if id, ok := columnID(c, path, opts.NameMapping); ok {
-			if _, dup := cols[id]; !dup {
+			// Writers may put an element's id on a list's repeated group
+			// too (iceberg-go's 3-level lists): the leaf is the column.
+			if prev, dup := cols[id]; !dup || !prev.Leaf() && c.Leaf() {
 				cols[id] = c
 			}
 		}
