@@ -33,7 +33,7 @@ var KnownTableProperties = []string{
 	"read.parquet.vectorization.batch-size", "read.orc.vectorization.enabled", "read.orc.vectorization.batch-size",
 	"compatibility.snapshot-id-inheritance.enabled", "engine.hive.enabled", "commit.status-check.num-retries",
 	"commit.status-check.min-wait-ms", "commit.status-check.max-wait-ms", "commit.status-check.total-timeout-ms",
-	"commit.manifest.min-count-to-merge", "format-version", "current-snapshot-id", "uuid", "comment",
+	PropFormatVersion, "current-snapshot-id", "uuid", "comment",
 }
 
 // knownPropertyPrefixes start families of per-column or per-engine

@@ -127,29 +127,35 @@ func primitiveFromParquet(t parquet.Type) (iceberg.Type, error) {
 	return nil, fmt.Errorf("%w: parquet type %v", iceberg.ErrUnsupported, t)
 }
 
-// isUnsigned32 reports whether t is INT(32, false): its int32 values are
-// the low 32 bits of a uint32, widened without sign extension.
-func isUnsigned32(t parquet.Type) bool {
+// unsignedWidth is the bit width of an unsigned integer annotation
+// (logical INT(n, false) or converted UINT_n), 0 for anything else.
+func unsignedWidth(t parquet.Type) int {
 	if lt := t.LogicalType(); lt != nil && lt.Value != nil {
-		it, ok := lt.Value.(*format.IntType)
-		return ok && it.BitWidth == 32 && !it.IsSigned
+		if it, ok := lt.Value.(*format.IntType); ok && !it.IsSigned {
+			return int(it.BitWidth)
+		}
+		return 0
 	}
 	if ct := t.ConvertedType(); ct != nil {
-		return *ct == deprecated.Uint32
+		switch *ct {
+		case deprecated.Uint8:
+			return 8
+		case deprecated.Uint16:
+			return 16
+		case deprecated.Uint32:
+			return 32
+		case deprecated.Uint64:
+			return 64
+		}
 	}
-	return false
+	return 0
 }
+
+// isUnsigned32 reports whether t is INT(32, false): its int32 values are
+// the low 32 bits of a uint32, widened without sign extension.
+func isUnsigned32(t parquet.Type) bool { return unsignedWidth(t) == 32 }
 
 // IsUnsignedInt reports whether t is an unsigned integer annotation of
 // 32 or 64 bits, whose footer statistics order as unsigned numbers
 // (unlike Iceberg's signed int and long bounds).
-func IsUnsignedInt(t parquet.Type) bool {
-	if lt := t.LogicalType(); lt != nil && lt.Value != nil {
-		it, ok := lt.Value.(*format.IntType)
-		return ok && it.BitWidth >= 32 && !it.IsSigned
-	}
-	if ct := t.ConvertedType(); ct != nil {
-		return *ct == deprecated.Uint32 || *ct == deprecated.Uint64
-	}
-	return false
-}
+func IsUnsignedInt(t parquet.Type) bool { return unsignedWidth(t) >= 32 }

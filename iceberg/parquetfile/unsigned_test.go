@@ -36,18 +36,7 @@ func TestUnsignedIntegers(t *testing.T) {
 	rec := b.NewRecordBatch()
 	defer rec.Release()
 	for _, dict := range []bool{false, true} {
-		var buf bytes.Buffer
-		w, err := pqarrow.NewFileWriter(as, &buf, parquet.NewWriterProperties(parquet.WithDictionaryDefault(dict)), pqarrow.DefaultWriterProps())
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := w.Write(rec); err != nil {
-			t.Fatal(err)
-		}
-		if err := w.Close(); err != nil {
-			t.Fatal(err)
-		}
-		data := buf.Bytes()
+		data := writePqarrow(t, rec, parquet.NewWriterProperties(parquet.WithDictionaryDefault(dict)), pqarrow.DefaultWriterProps())
 		r, err := Open(bytes.NewReader(data), int64(len(data)))
 		if err != nil {
 			t.Fatal(err)

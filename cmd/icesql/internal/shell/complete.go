@@ -147,29 +147,17 @@ func mentionedTables(text string, known []string) []string {
 	return out
 }
 
-// commonPrefix is the longest prefix shared by all of ss, compared
-// case-insensitively and spelled as in the first.
-func commonPrefix(ss []string) string {
+// commonPrefix is the longest prefix shared by all of ss, spelled as in
+// the first; fold compares case-insensitively (keywords and names, not
+// file names).
+func commonPrefix(ss []string, fold bool) string {
 	if len(ss) == 0 {
 		return ""
 	}
 	p := ss[0]
 	for _, s := range ss[1:] {
 		n := 0
-		for n < len(p) && n < len(s) && strings.EqualFold(p[n:n+1], s[n:n+1]) {
-			n++
-		}
-		p = p[:n]
-	}
-	return p
-}
-
-// exactPrefix is the longest prefix shared by all of ss.
-func exactPrefix(ss []string) string {
-	p := ss[0]
-	for _, s := range ss[1:] {
-		n := 0
-		for n < len(p) && n < len(s) && p[n] == s[n] {
+		for n < len(p) && n < len(s) && (p[n] == s[n] || fold && strings.EqualFold(p[n:n+1], s[n:n+1])) {
 			n++
 		}
 		p = p[:n]
@@ -205,11 +193,7 @@ func (s *Shell) AutoComplete(line string, pos int, key rune) (string, int, bool)
 			}
 		}
 	}
-	fill := commonPrefix(cands)
-	if file {
-		// Case matters in file names.
-		fill = exactPrefix(cands)
-	}
+	fill := commonPrefix(cands, !file) // case matters in file names
 	switch {
 	case len(cands) != 1:
 	case file && strings.HasSuffix(fill, "/"):

@@ -30,16 +30,16 @@ type reverseSearch struct {
 	acceptedRaw, accepted string
 }
 
-func (r *reverseSearch) prefix() string {
+func (r *reverseSearch) prefix(failed bool) string {
 	p := "(reverse-i-search)`" + r.query + "': "
-	if r.failed {
+	if failed {
 		p = "(failed " + p[1:]
 	}
 	return p
 }
 
 // line is what the terminal shows while searching.
-func (r *reverseSearch) line() string { return r.prefix() + r.match }
+func (r *reverseSearch) line() string { return r.prefix(r.failed) + r.match }
 
 // key handles one key the terminal passed on; ok reports whether it was
 // consumed (newLine and pos are then the line to show).
@@ -99,11 +99,7 @@ func (r *reverseSearch) find(from int) {
 // strip takes the search prefix off a line, if it has one.
 func (r *reverseSearch) strip(line string) string {
 	for _, failed := range []bool{false, true} {
-		saved := r.failed
-		r.failed = failed
-		p := r.prefix()
-		r.failed = saved
-		if rest, ok := strings.CutPrefix(line, p); ok {
+		if rest, ok := strings.CutPrefix(line, r.prefix(failed)); ok {
 			return rest
 		}
 	}
