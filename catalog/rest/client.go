@@ -4,16 +4,16 @@
 // then the client's properties, then overrides; "prefix" and "endpoints"
 // honoured), namespaces, tables and views map onto the routes of the spec.
 //
-// The engine commits by writing a metadata.json and swapping a pointer;
-// a REST catalog takes changes instead. CommitTable therefore reads the
-// base and the new metadata file, sends their difference as updates
-// (iceberg.DiffMetadata) with the requirements the builder derives
-// (iceberg.RequirementsFor), and lets the server write its own
-// metadata.json. A 409 is iceberg.ErrCommitFailed (the engine retries on a
-// fresh base); a 5xx or a lost connection after the request was sent is
-// iceberg.ErrCommitStateUnknown, unless reading the table back shows
-// whether the commit's snapshots landed. New tables are registered at the
-// engine's first metadata file (POST .../register).
+// Commits go as requirements and updates (table.MetadataCommitter, which
+// the engine's commit protocol uses when the catalog offers it): the
+// server checks and applies them and writes its own metadata.json, and the
+// engine writes none. A 409 is iceberg.ErrCommitFailed (the engine retries
+// on a fresh base); a 5xx or a lost connection after the request was sent
+// is iceberg.ErrCommitStateUnknown, unless reading the table back shows
+// whether the commit's snapshots landed. New tables are created with POST
+// .../tables. CommitTable, for callers that swap pointers to metadata
+// files they wrote, sends the difference of the two files
+// (iceberg.DiffMetadata) the same way.
 package rest
 
 import (

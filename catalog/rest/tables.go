@@ -18,7 +18,8 @@ func (c *Catalog) tableURL(id catalog.Identifier) string {
 	return c.route("/namespaces/%s/tables/%s", nsPart(id.Namespace), id.Name)
 }
 
-// CreateTable registers the table at the metadata file the engine wrote.
+// CreateTable registers the table at a metadata file written elsewhere;
+// the engine creates tables through CreateFromMetadata.
 func (c *Catalog) CreateTable(ctx context.Context, id catalog.Identifier, metadataLocation string) error {
 	return c.RegisterTable(ctx, id, metadataLocation)
 }
@@ -43,19 +44,28 @@ func (c *Catalog) LoadTable(ctx context.Context, id catalog.Identifier) (catalog
 		return catalog.Record{}, &ServerError{Method: "GET", URL: c.tableURL(id), Status: 200, Message: "load-table response without metadata-location", Kind: ErrBadResponse}
 	}
 	if len(r.Config) > 0 {
-		c.mu.Lock()
-		c.tableConfig[id.String()] = r.Config
-		c.mu.Unlock()
-		if c.onConfig != nil {
-			var m struct {
-				Location string `json:"location"`
-			}
-			if err := json.Unmarshal(r.Metadata, &m); err == nil && m.Location != "" {
-				c.onConfig(m.Location, r.Config)
-			}
+		var m struct {
+			Location string `json:"location"`
 		}
+		json.Unmarshal(r.Metadata, &m) // without a location, no FileIO is fed
+		c.tableConfigured(id, m.Location, r.Config)
 	}
 	return catalog.Record{MetadataLocation: *r.MetadataLocation}, nil
+}
+
+// tableConfigured keeps a load- or create-table response's config (vended
+// storage credentials, FileIO properties) and hands it on with the
+// table's location.
+func (c *Catalog) tableConfigured(id catalog.Identifier, location string, config map[string]string) {
+	if len(config) == 0 {
+		return
+	}
+	c.mu.Lock()
+	c.tableConfig[id.String()] = config
+	c.mu.Unlock()
+	if c.onConfig != nil && location != "" {
+		c.onConfig(location, config)
+	}
 }
 
 // LoadTables loads each table in turn: the REST protocol has no

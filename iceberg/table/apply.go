@@ -140,9 +140,14 @@ func (at *attempt) stage(updates []iceberg.Update) error {
 	return nil
 }
 
-// write writes the staged metadata as the next metadata.json.
+// write writes the staged metadata as the next metadata.json, except for
+// a catalog that writes metadata itself: it receives the updates at the
+// swap, and the attempt's location and metadata become the ones it wrote.
 func (at *attempt) write(ctx context.Context) error {
 	base := at.base
+	if _, ok := base.env.Catalog.(MetadataCommitter); ok {
+		return base.env.Faults.at(FaultAfterMetadata, base.ident)
+	}
 	loc, err := writeMetadataFile(ctx, base.env, at.meta, base.location)
 	if err != nil {
 		return err
@@ -150,6 +155,18 @@ func (at *attempt) write(ctx context.Context) error {
 	at.location = loc
 	at.written = append(at.written, loc)
 	return base.env.Faults.at(FaultAfterMetadata, base.ident)
+}
+
+// change is the attempt in the REST catalog's commit shape: the updates
+// staged on the base, with the requirements they need.
+func (at *attempt) change() TableChange {
+	return TableChange{Ident: at.base.ident, Base: at.base.meta,
+		Requirements: iceberg.RequirementsFor(at.base.meta, at.updates), Updates: at.updates}
+}
+
+// installed takes what a MetadataCommitter wrote as the attempt's result.
+func (at *attempt) installed(c Committed) {
+	at.location, at.meta = c.Location, c.Metadata
 }
 
 // writeNewManifests writes the manifests of added files once; retries

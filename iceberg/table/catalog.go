@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/icesql/icesql/catalog"
+	"github.com/icesql/icesql/iceberg"
 )
 
 // Identifier names a table by namespace levels and name; it is the catalog
@@ -59,4 +60,38 @@ type PointerLock interface {
 	Swap(ctx context.Context, swaps []Swap) error
 	// Release ends the lock without a change; after Swap it does nothing.
 	Release()
+}
+
+// MetadataCommitter is implemented by catalogs that write metadata files
+// themselves (the REST catalog): a commit sends requirements and updates,
+// the catalog checks and applies them on its current version and answers
+// with the metadata it wrote. The engine then writes no metadata.json of
+// its own, so none is left unreferenced. FromCatalog offers it when the
+// catalog does; commits use it instead of Swap and SwapAll, and Create
+// uses CreateFromMetadata instead of Catalog.Create.
+type MetadataCommitter interface {
+	// CreateFromMetadata creates a table from its first version's schema,
+	// spec, sort order, properties and location (iceberg.ErrTableAlreadyExists,
+	// iceberg.ErrNoSuchNamespace).
+	CreateFromMetadata(ctx context.Context, ident Identifier, meta *iceberg.TableMetadata) (Committed, error)
+	// CommitChanges commits the changes of one or several tables, all or
+	// none, with the errors of Catalog.SwapAll: iceberg.ErrCommitFailed
+	// when a requirement no longer holds, iceberg.ErrCommitStateUnknown
+	// when the outcome cannot be known.
+	CommitChanges(ctx context.Context, changes []TableChange) ([]Committed, error)
+}
+
+// TableChange is one table's part of a commit in the REST catalog's
+// shape: the requirements its base must still meet and the updates.
+type TableChange struct {
+	Ident        Identifier
+	Base         *iceberg.TableMetadata // the version the updates were made on
+	Requirements []iceberg.Requirement
+	Updates      []iceberg.Update
+}
+
+// Committed is a version a catalog wrote: its metadata and location.
+type Committed struct {
+	Location string
+	Metadata *iceberg.TableMetadata
 }

@@ -8,13 +8,22 @@ import (
 
 // FromCatalog gives the commit protocol a catalog's pointer operations,
 // including the consistent read of every pointer that transactions pin
-// (AllPointers). When c offers catalog.CommitLocker, so does the result.
+// (AllPointers). When c offers catalog.CommitLocker, so does the result;
+// when c writes metadata itself (MetadataCommitter), so does the result.
 func FromCatalog(c catalog.Catalog) Catalog {
 	a := catalogAdapter{c}
+	if m, ok := c.(MetadataCommitter); ok {
+		return committingAdapter{a, m}
+	}
 	if l, ok := c.(catalog.CommitLocker); ok {
 		return lockingAdapter{a, l}
 	}
 	return a
+}
+
+type committingAdapter struct {
+	catalogAdapter
+	MetadataCommitter
 }
 
 type catalogAdapter struct{ c catalog.Catalog }
@@ -42,6 +51,8 @@ var (
 	_ Catalog      = catalogAdapter{}
 	_ AllPointers  = catalogAdapter{}
 	_ CommitLocker = lockingAdapter{}
+
+	_ MetadataCommitter = committingAdapter{}
 )
 
 func (a catalogAdapter) CurrentMetadataLocation(ctx context.Context, id Identifier) (string, error) {

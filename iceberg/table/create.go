@@ -16,7 +16,8 @@ type CreateOptions struct {
 // Create writes the first metadata.json of a new table at location and
 // registers it in the catalog. Field ids are assigned afresh (1..n) and the
 // spec's source ids follow them. If the catalog refuses (the table exists),
-// the metadata file is removed again.
+// the metadata file is removed again. A catalog that writes metadata
+// itself (MetadataCommitter) creates the table from meta instead.
 func Create(ctx context.Context, env *Env, ident Identifier, schema *iceberg.Schema, location string, opts CreateOptions) (*Table, error) {
 	spec := opts.Spec
 	if spec == nil {
@@ -29,6 +30,13 @@ func Create(ctx context.Context, env *Env, ident Identifier, schema *iceberg.Sch
 	meta, err := iceberg.NewTableMetadata(schema, spec, order, location, opts.Properties)
 	if err != nil {
 		return nil, err
+	}
+	if m, ok := env.Catalog.(MetadataCommitter); ok {
+		c, err := m.CreateFromMetadata(ctx, ident, meta)
+		if err != nil {
+			return nil, err
+		}
+		return &Table{env: env, ident: ident, meta: c.Metadata, location: c.Location}, nil
 	}
 	loc, err := writeMetadataFile(ctx, env, meta, "")
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"path"
 
 	"github.com/icesql/icesql/iceberg"
+	"github.com/icesql/icesql/iceberg/fileio"
 )
 
 // writeMetadataFile writes metadata.json as <V>-<uuid>.metadata.json with
@@ -43,22 +44,34 @@ func writeMetadataFile(ctx context.Context, env *Env, meta *iceberg.TableMetadat
 }
 
 // deleteOldMetadata removes metadata files that dropped out of the
-// metadata log, when write.metadata.delete-after-commit.enabled is set.
+// metadata log, when write.metadata.delete-after-commit.enabled is set. A
+// catalog that writes metadata itself owns its files and removes them.
 func deleteOldMetadata(ctx context.Context, base *Table, at *attempt) {
-	if !at.meta.PropertyBool(iceberg.PropMetadataDeleteAfterCommitEnabled, iceberg.DefaultMetadataDeleteAfterCommitEnabled) {
+	if _, ok := base.env.Catalog.(MetadataCommitter); ok {
 		return
 	}
-	kept := map[string]bool{at.location: true}
-	for _, e := range at.meta.MetadataLog() {
+	RemoveOldMetadata(ctx, base.env.IO, base.meta, base.location, at.meta, at.location)
+}
+
+// RemoveOldMetadata removes, when the committed version (meta at location)
+// has write.metadata.delete-after-commit.enabled, the metadata files its
+// base logged (and the base itself) that it no longer logs.
+func RemoveOldMetadata(ctx context.Context, io fileio.FileIO, base *iceberg.TableMetadata, baseLocation string,
+	meta *iceberg.TableMetadata, location string) {
+	if base == nil || !meta.PropertyBool(iceberg.PropMetadataDeleteAfterCommitEnabled, iceberg.DefaultMetadataDeleteAfterCommitEnabled) {
+		return
+	}
+	kept := map[string]bool{location: true}
+	for _, e := range meta.MetadataLog() {
 		kept[e.MetadataFile] = true
 	}
-	for _, e := range base.meta.MetadataLog() {
+	for _, e := range base.MetadataLog() {
 		if !kept[e.MetadataFile] {
-			base.env.IO.Remove(ctx, e.MetadataFile)
+			io.Remove(ctx, e.MetadataFile)
 		}
 	}
-	if !kept[base.location] {
-		base.env.IO.Remove(ctx, base.location)
+	if baseLocation != "" && !kept[baseLocation] {
+		io.Remove(ctx, baseLocation)
 	}
 }
 

@@ -289,7 +289,18 @@ func (x *Txn) swapAll(ctx context.Context, written []*txnTable, ats []*attempt, 
 		swaps[i] = Swap{Ident: at.base.ident, Expected: at.base.location, Next: at.location}
 	}
 	var err error
-	if lk != nil {
+	if m, ok := x.env.Catalog.(MetadataCommitter); ok && lk == nil {
+		changes := make([]TableChange, len(ats))
+		for i, at := range ats {
+			changes[i] = at.change()
+		}
+		var res []Committed
+		if res, err = m.CommitChanges(ctx, changes); err == nil {
+			for i, at := range ats {
+				at.installed(res[i])
+			}
+		}
+	} else if lk != nil {
 		err = lk.Swap(ctx, swaps)
 	} else {
 		err = x.env.Catalog.SwapAll(ctx, swaps)
@@ -355,6 +366,9 @@ func (x *Txn) attempt(ctx context.Context, written []*txnTable, n int, locs []st
 		if locs[i] == tt.base.location && !tt.reapplied {
 			// Unchanged since the pin: the staged metadata is exact.
 			at.base, at.meta = tt.base, tt.staged.meta
+			for _, sat := range tt.last {
+				at.updates = append(at.updates, sat.updates...)
+			}
 		} else {
 			base, err := x.env.loadAtCached(ctx, tt.ident, locs[i])
 			if err != nil {
@@ -369,6 +383,7 @@ func (x *Txn) attempt(ctx context.Context, written []*txnTable, n int, locs []st
 				}
 				tt.last[k] = sat
 				at.written = append(at.written, sat.written...)
+				at.updates = append(at.updates, sat.updates...)
 				cur = &Table{env: x.env, ident: tt.ident, meta: sat.meta, location: base.location, staged: true, list: sat.list}
 			}
 			// The first step logged base's metadata file; the rest were staged.

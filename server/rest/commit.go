@@ -186,6 +186,7 @@ func (s *Server) tryCommit(ctx context.Context, changes []*change) error {
 		for _, c := range changes {
 			if c.loc != "" {
 				s.cache.put(c.loc, c.meta)
+				table.RemoveOldMetadata(context.WithoutCancel(ctx), s.env.IO, c.base, c.baseLoc, c.meta, c.loc)
 			}
 		}
 		return nil
