@@ -17,7 +17,7 @@ import (
 // engineValue accepts the Iceberg value types the engine binds as they are.
 func engineValue(v any) (any, bool) {
 	switch v.(type) {
-	case time.Time, iceberg.Decimal, iceberg.UUID, iceberg.Date, iceberg.Timestamp:
+	case time.Time, iceberg.Decimal, iceberg.UUID, iceberg.Date, iceberg.Timestamp, iceberg.TimestampNano:
 		return v, true
 	}
 	return nil, false

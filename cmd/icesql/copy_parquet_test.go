@@ -149,3 +149,59 @@ func TestCopyUUIDParquet(t *testing.T) {
 		t.Fatalf("rows:\n%s\nwant:\n%s", out, want)
 	}
 }
+
+// TestCopyParquetTimestampNanos: \copy keeps all nine digits of a
+// nanosecond timestamp in timestamp_ns and timestamptz_ns columns (from
+// Parquet of any unit and from CSV text), and a microsecond column takes
+// the instant truncated to microseconds.
+func TestCopyParquetTimestampNanos(t *testing.T) {
+	sch := arrow.NewSchema([]arrow.Field{
+		{Name: "id", Type: arrow.PrimitiveTypes.Int64},
+		{Name: "ns", Type: &arrow.TimestampType{Unit: arrow.Nanosecond}, Nullable: true},
+		{Name: "nstz", Type: &arrow.TimestampType{Unit: arrow.Nanosecond, TimeZone: "UTC"}, Nullable: true},
+		{Name: "ms", Type: &arrow.TimestampType{Unit: arrow.Millisecond}, Nullable: true},
+		{Name: "us", Type: &arrow.TimestampType{Unit: arrow.Nanosecond}, Nullable: true},
+	}, nil)
+	b := array.NewRecordBuilder(memory.DefaultAllocator, sch)
+	defer b.Release()
+	const nanos = 1704164645123456789 // 2024-01-02 03:04:05.123456789
+	b.Field(0).(*array.Int64Builder).AppendValues([]int64{1, 2}, nil)
+	for _, f := range []int{1, 2, 4} {
+		b.Field(f).(*array.TimestampBuilder).AppendValues([]arrow.Timestamp{nanos, 0}, []bool{true, false})
+	}
+	b.Field(3).(*array.TimestampBuilder).AppendValues([]arrow.Timestamp{1704164645500, 0}, []bool{true, false})
+	path := writeParquet(t, b, "ns.parquet")
+	csv := filepath.Join(t.TempDir(), "ns.csv")
+	if err := os.WriteFile(csv, []byte("id,ns,nstz,ms,us\n3,2024-01-02 03:04:05.987654321,2024-01-02 05:04:05.000000001+02:00,2024-01-02 03:04:05,2024-01-02 03:04:05.1234569\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	wh := filepath.Join(t.TempDir(), "wh")
+	out, errOut, code := runShell(t, "", "-format", "csv", "-c",
+		"CREATE TABLE n (id BIGINT, ns TIMESTAMP_NS, nstz TIMESTAMPTZ_NS, ms TIMESTAMP_NS, us TIMESTAMP_NTZ) TBLPROPERTIES ('format-version'='3'); "+
+			"\\copy n FROM '"+path+"'\n\\copy n FROM '"+csv+"' WITH (HEADER)\n"+
+			"SELECT id, CAST(ns AS STRING), CAST(nstz AS STRING), CAST(ms AS STRING), CAST(us AS STRING) FROM n ORDER BY id", wh)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	want := []string{
+		"1,2024-01-02 03:04:05.123456789,2024-01-02 03:04:05.123456789,2024-01-02 03:04:05.5,2024-01-02 03:04:05.123456",
+		"2,,,,",
+		"3,2024-01-02 03:04:05.987654321,2024-01-02 03:04:05.000000001,2024-01-02 03:04:05,2024-01-02 03:04:05.123456",
+	}
+	if len(lines) != 4 || !slicesEqual(lines[1:], want) {
+		t.Fatalf("rows:\n%s\nwant:\n%s", out, strings.Join(want, "\n"))
+	}
+}
+
+func slicesEqual(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}

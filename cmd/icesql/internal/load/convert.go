@@ -84,6 +84,13 @@ func fromText(t iceberg.Type, s string) (any, error) {
 			return nil, err
 		}
 		return ts, nil
+	case iceberg.TimestampNsType, iceberg.TimestampTzNsType:
+		_, tz := t.(iceberg.TimestampTzNsType)
+		at, err := parseTime(strings.TrimSpace(s), tz)
+		if err != nil {
+			return nil, err
+		}
+		return iceberg.TimestampNano(at.UnixNano()), nil
 	case iceberg.UUIDType:
 		return iceberg.ParseUUID(strings.TrimSpace(s))
 	case iceberg.BinaryType:
@@ -143,20 +150,29 @@ var timestampTzLayouts = []string{
 // parseTimestamp reads a timestamp; one with a zone offset is only
 // accepted for timestamptz columns, and a zoneless one there is UTC.
 func parseTimestamp(s string, withZone bool) (iceberg.Timestamp, error) {
+	t, err := parseTime(s, withZone)
+	if err != nil {
+		return 0, err
+	}
+	return iceberg.Timestamp(t.UnixMicro()), nil
+}
+
+// parseTime reads a timestamp to the nanosecond, as parseTimestamp.
+func parseTime(s string, withZone bool) (time.Time, error) {
 	for _, l := range timestampLayouts {
 		if t, err := time.Parse(l, s); err == nil {
-			return iceberg.Timestamp(t.UnixMicro()), nil
+			return t, nil
 		}
 	}
 	if withZone {
 		for _, l := range timestampTzLayouts {
 			if t, err := time.Parse(l, s); err == nil {
-				return iceberg.Timestamp(t.UnixMicro()), nil
+				return t, nil
 			}
 		}
-		return 0, errors.New("want a timestamp like 2024-01-31 13:45:00[.123456][+02:00]")
+		return time.Time{}, errors.New("want a timestamp like 2024-01-31 13:45:00[.123456][+02:00]")
 	}
-	return 0, errors.New("want a timestamp like 2024-01-31 13:45:00[.123456] (no zone)")
+	return time.Time{}, errors.New("want a timestamp like 2024-01-31 13:45:00[.123456] (no zone)")
 }
 
 func parseBinary(s string) ([]byte, error) {
@@ -262,6 +278,15 @@ func coerce(t iceberg.Type, v any) (any, error) {
 		switch t.(type) {
 		case iceberg.TimestampType, iceberg.TimestampTzType:
 			return x, nil
+		case iceberg.TimestampNsType, iceberg.TimestampTzNsType:
+			return iceberg.TimestampNano(int64(x) * 1000), nil
+		}
+	case iceberg.TimestampNano:
+		switch t.(type) {
+		case iceberg.TimestampNsType, iceberg.TimestampTzNsType:
+			return x, nil
+		case iceberg.TimestampType, iceberg.TimestampTzType:
+			return iceberg.Timestamp(floorDiv(int64(x), 1000)), nil
 		}
 	case []byte:
 		switch t := t.(type) {
@@ -296,4 +321,14 @@ func sameKind(t iceberg.Type, v any) bool {
 		return ok
 	}
 	return false
+}
+
+// floorDiv divides rounding toward minus infinity, so an instant before
+// 1970 truncates to the earlier microsecond, as Iceberg's casts do.
+func floorDiv(a, b int64) int64 {
+	q := a / b
+	if a%b != 0 && (a < 0) != (b < 0) {
+		q--
+	}
+	return q
 }

@@ -103,7 +103,8 @@ func newParquet(path string, f *os.File, cols []Column, b *batcher, r *Reader) (
 }
 
 // parquetValue reads element i in the Iceberg Go form, converting
-// timestamps of any unit to microseconds.
+// timestamps of any unit to the column's: nanoseconds for timestamp_ns,
+// else microseconds.
 func parquetValue(arr arrow.Array, i int, target iceberg.Type) (any, error) {
 	if arr.IsNull(i) {
 		return nil, nil
@@ -111,16 +112,12 @@ func parquetValue(arr arrow.Array, i int, target iceberg.Type) (any, error) {
 	switch a := arr.(type) {
 	case *array.Timestamp:
 		unit := a.DataType().(*arrow.TimestampType).Unit
-		v := int64(a.Value(i))
-		switch unit {
-		case arrow.Second:
-			v *= 1_000_000
-		case arrow.Millisecond:
-			v *= 1000
-		case arrow.Nanosecond:
-			v /= 1000
+		ns := int64(a.Value(i)) * int64(unit.Multiplier())
+		switch target.(type) {
+		case iceberg.TimestampNsType, iceberg.TimestampTzNsType:
+			return iceberg.TimestampNano(ns), nil
 		}
-		return iceberg.Timestamp(v), nil
+		return iceberg.Timestamp(floorDiv(ns, 1000)), nil
 	case *array.Time32:
 		unit := a.DataType().(*arrow.Time32Type).Unit
 		v := int64(a.Value(i))

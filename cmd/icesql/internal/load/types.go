@@ -48,6 +48,10 @@ func parsePrimitive(s string) (iceberg.Type, error) {
 		return iceberg.TimestampType{}, nil
 	case "timestamp", "timestamptz", "timestamp_ltz":
 		return iceberg.TimestampTzType{}, nil
+	case "timestamp_ns":
+		return iceberg.TimestampNsType{}, nil
+	case "timestamptz_ns":
+		return iceberg.TimestampTzNsType{}, nil
 	case "string", "varchar", "text":
 		return iceberg.StringType{}, nil
 	case "uuid":
