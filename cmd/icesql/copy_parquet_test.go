@@ -205,3 +205,50 @@ func slicesEqual(a, b []string) bool {
 	}
 	return true
 }
+
+// TestCopyGeometry: \copy fills geometry and geography columns from WKT
+// or \x-hex WKB text (CSV) and from WKB bytes (Parquet binary), storing
+// ISO little-endian WKB; text that is no geometry names the row.
+func TestCopyGeometry(t *testing.T) {
+	sch := arrow.NewSchema([]arrow.Field{
+		{Name: "id", Type: arrow.PrimitiveTypes.Int64},
+		{Name: "g", Type: arrow.BinaryTypes.Binary, Nullable: true},
+		{Name: "h", Type: arrow.BinaryTypes.Binary, Nullable: true},
+	}, nil)
+	b := array.NewRecordBuilder(memory.DefaultAllocator, sch)
+	defer b.Release()
+	b.Field(0).(*array.Int64Builder).AppendValues([]int64{1, 2}, nil)
+	// POINT (1 2), big-endian WKB: stored little-endian
+	be := []byte{0, 0, 0, 0, 1, 0x3f, 0xf0, 0, 0, 0, 0, 0, 0, 0x40, 0, 0, 0, 0, 0, 0, 0}
+	b.Field(1).(*array.BinaryBuilder).AppendValues([][]byte{be, nil}, []bool{true, false})
+	b.Field(2).(*array.BinaryBuilder).AppendValues([][]byte{be, nil}, []bool{true, false})
+	path := writeParquet(t, b, "geo.parquet")
+	dir := t.TempDir()
+	csv := filepath.Join(dir, "geo.csv")
+	if err := os.WriteFile(csv, []byte("id,g,h\n3,\"LINESTRING (0 0, 10 -5)\",\\x0101000000000000000000f03f0000000000000040\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	bad := filepath.Join(dir, "bad.csv")
+	if err := os.WriteFile(bad, []byte("id,g,h\n4,POINT (1 2),\n5,CIRCLE (1),\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	wh := filepath.Join(dir, "wh")
+	out, errOut, code := runShell(t, "", "-format", "csv", "-c",
+		"CREATE TABLE geo (id BIGINT, g GEOMETRY, h GEOGRAPHY('OGC:CRS84', 'karney')) TBLPROPERTIES ('format-version'='3'); "+
+			"\\copy geo FROM '"+path+"'\n\\copy geo FROM '"+csv+"' WITH (HEADER)\n"+
+			"SELECT id, ST_AsText(g), ST_AsText(h), ST_AsBinary(g) AS wkb FROM geo ORDER BY id", wh)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	want := "id,st_astext(g),st_astext(h),wkb\n" +
+		"1,POINT (1 2),POINT (1 2),\\x0101000000000000000000f03f0000000000000040\n" +
+		"2,,,\n" +
+		"3,\"LINESTRING (0 0, 10 -5)\",POINT (1 2),\\x01020000000200000000000000000000000000000000000000000000000000244000000000000014c0"
+	if got := strings.TrimSpace(out); got != want {
+		t.Fatalf("rows:\n%s\nwant:\n%s", got, want)
+	}
+	_, errOut, code = runShell(t, "", "-c", "\\copy geo FROM '"+bad+"' WITH (HEADER)", wh)
+	if code == 0 || !strings.Contains(errOut, "line 3") || !strings.Contains(errOut, "CIRCLE") {
+		t.Fatalf("exit %d, want an error naming line 3 and CIRCLE: %s", code, errOut)
+	}
+}

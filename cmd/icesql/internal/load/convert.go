@@ -23,6 +23,9 @@ var (
 
 // fromText converts a text field to the Iceberg Go value of t.
 func fromText(t iceberg.Type, s string) (any, error) {
+	if isGeo(t) {
+		return geoValue(s)
+	}
 	switch t := t.(type) {
 	case iceberg.StringType:
 		return s, nil
@@ -228,6 +231,9 @@ func jsonKind(v any) string {
 // the file's column) to the table column's type: widening numbers, and
 // text through the text conversion.
 func coerce(t iceberg.Type, v any) (any, error) {
+	if v != nil && isGeo(t) {
+		return geoValue(v)
+	}
 	switch x := v.(type) {
 	case nil:
 		return nil, nil

@@ -59,6 +59,9 @@ func parsePrimitive(s string) (iceberg.Type, error) {
 	case "binary":
 		return iceberg.BinaryType{}, nil
 	}
+	if g, ok, err := parseGeoType(t); ok {
+		return g, err
+	}
 	if args, ok := cutCall(t, "decimal"); ok && len(args) == 2 {
 		p, err1 := strconv.Atoi(args[0])
 		sc, err2 := strconv.Atoi(args[1])
