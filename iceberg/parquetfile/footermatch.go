@@ -22,8 +22,7 @@ func (r *Reader) checkExpected(projection *iceberg.Schema, opts ReadOptions) err
 		return nil
 	}
 	cols := map[int]*parquet.Column{}
-	var walk func(c *parquet.Column, path []string)
-	walk = func(c *parquet.Column, path []string) {
+	add := func(c *parquet.Column, path []string) {
 		if id, ok := columnID(c, path, opts.NameMapping); ok {
 			// Writers may put an element's id on a list's repeated group
 			// too (iceberg-go's 3-level lists): the leaf is the column.
@@ -31,18 +30,36 @@ func (r *Reader) checkExpected(projection *iceberg.Schema, opts ReadOptions) err
 				cols[id] = c
 			}
 		}
-		for _, k := range c.Columns() {
-			p := append(append([]string(nil), path...), k.Name())
-			if isListColumn(c) || isMapColumn(c) {
-				// The spec's name mapping names list elements and map
-				// keys/values by their logical names.
-				p = append(append([]string(nil), path...), logicalChildName(c, k))
+	}
+	// walk registers c, filling a slot of repetition level rep, and the
+	// columns under it by their mapping paths (a list's element named
+	// "element", a map's key and value "key" and "value", as the spec's
+	// name mapping names them), resolving lists and maps as the reader
+	// does.
+	var walk func(c *parquet.Column, path []string, rep int)
+	walk = func(c *parquet.Column, path []string, rep int) {
+		add(c, path)
+		sub := func(name string) []string { return append(append([]string(nil), path...), name) }
+		if group, elem := listElement(c, rep); elem != nil {
+			if group != elem {
+				add(group, sub("element"))
 			}
-			walk(k, p)
+			walk(elem, sub("element"), group.MaxRepetitionLevel())
+			return
+		}
+		if kv, k, v := mapKeyValue(c, rep); k != nil {
+			walk(k, sub("key"), kv.MaxRepetitionLevel())
+			if v != nil {
+				walk(v, sub("value"), kv.MaxRepetitionLevel())
+			}
+			return
+		}
+		for _, k := range c.Columns() {
+			walk(k, sub(k.Name()), rep)
 		}
 	}
 	for _, c := range r.file.Root().Columns() {
-		walk(c, []string{c.Name()})
+		walk(c, []string{c.Name()}, 0)
 	}
 	for _, id := range opts.ExpectedFieldIDs {
 		f, ok := projection.FindFieldByID(id)
@@ -68,22 +85,6 @@ func (r *Reader) checkExpected(projection *iceberg.Schema, opts ReadOptions) err
 		}
 	}
 	return nil
-}
-
-// logicalChildName is the mapping path element of a list's or map's
-// child: element, key or value; the name itself for anything else.
-func logicalChildName(parent, child *parquet.Column) string {
-	if isListColumn(parent) {
-		return "element"
-	}
-	k, v := mapKeyValue(parent)
-	switch child {
-	case k:
-		return "key"
-	case v:
-		return "value"
-	}
-	return child.Name()
 }
 
 // physicalMatches reports whether a file column of physical type got can

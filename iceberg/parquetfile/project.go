@@ -70,7 +70,7 @@ func (b *binder) bind(f iceberg.NestedField, c *parquet.Column, path []string, s
 		// only the levels of a leaf are read (they give the nulls and
 		// lengths of the structs and lists above it, which may have no
 		// other leaf), its values never.
-		if c != nil && c.Leaf() && !c.Repeated() {
+		if c != nil && c.Leaf() && !bareRepeated(c, int(rep)) {
 			n.defPresent = byte(c.MaxDefinitionLevel())
 			n.kind = kindLeaf
 			n.leaf = &rleaf{col: c, fileType: iceberg.UnknownType{}}
@@ -102,7 +102,7 @@ func (b *binder) bind(f iceberg.NestedField, c *parquet.Column, path []string, s
 			return nil, err
 		}
 	case *iceberg.StructType:
-		if c.Leaf() || isListColumn(c) || isMapColumn(c) {
+		if c.Leaf() || isListColumn(c) || isMapColumn(c) || bareRepeated(c, int(rep)) {
 			return nil, mismatch()
 		}
 		n.kind = kindStruct
@@ -110,15 +110,15 @@ func (b *binder) bind(f iceberg.NestedField, c *parquet.Column, path []string, s
 			return nil, err
 		}
 	case *iceberg.ListType:
-		elem := (*parquet.Column)(nil)
-		if !c.Leaf() {
-			elem = listElement(c)
-		}
+		group, elem := listElement(c, int(rep))
 		if elem == nil {
 			return nil, mismatch()
 		}
 		n.kind = kindList
-		group := c.Columns()[0]
+		if group == c {
+			// an unannotated repeated field: a required list of itself
+			n.defPresent = slotDef
+		}
 		ef := t.ElementField()
 		if id, ok := columnID(elem, append(path, "element"), b.mapping); !ok || id != ef.ID {
 			elem = nil
@@ -129,22 +129,22 @@ func (b *binder) bind(f iceberg.NestedField, c *parquet.Column, path []string, s
 		}
 		n.children = []*rnode{child}
 	case *iceberg.MapType:
-		var k, v *parquet.Column
-		if !c.Leaf() {
-			k, v = mapKeyValue(c)
-		}
+		group, k, v := mapKeyValue(c, int(rep))
 		if k == nil {
 			return nil, mismatch()
 		}
 		n.kind = kindMap
-		group := c.Columns()[0]
 		gd, gr := byte(group.MaxDefinitionLevel()), byte(group.MaxRepetitionLevel())
 		kn, err := b.bind(t.KeyField(), k, append(path, "key"), gd, gr)
 		if err != nil {
 			return nil, err
 		}
-		if id, ok := columnID(v, append(path, "value"), b.mapping); !ok || id != t.ValueID {
-			v = nil
+		// a map without values (LogicalTypes.md allows one) reads its
+		// values as missing: nulls or the value's default
+		if v != nil {
+			if id, ok := columnID(v, append(path, "value"), b.mapping); !ok || id != t.ValueID {
+				v = nil
+			}
 		}
 		vn, err := b.bind(t.ValueField(), v, append(path, "value"), gd, gr)
 		if err != nil {
@@ -152,7 +152,7 @@ func (b *binder) bind(f iceberg.NestedField, c *parquet.Column, path []string, s
 		}
 		n.children = []*rnode{kn, vn}
 	default:
-		if !c.Leaf() || c.Repeated() {
+		if !c.Leaf() || bareRepeated(c, int(rep)) {
 			return nil, mismatch()
 		}
 		ft, err := primitiveFromParquet(c.Type())

@@ -260,7 +260,7 @@ func (r *Reader) Metadata(key string) (string, bool) { return r.file.Lookup(key)
 func (r *Reader) Schema(mapping NameMapping) (*iceberg.Schema, error) {
 	var fields []iceberg.NestedField
 	for _, c := range r.file.Root().Columns() {
-		f, ok, err := fileField(c, []string{c.Name()}, mapping)
+		f, ok, err := fileField(c, []string{c.Name()}, mapping, 0)
 		if err != nil {
 			return nil, err
 		}
@@ -285,54 +285,60 @@ func columnID(c *parquet.Column, path []string, mapping NameMapping) (int, bool)
 	return 0, false
 }
 
-// fileField converts a Parquet column to an Iceberg field; ok is false for
-// columns without an id (they cannot be projected).
-func fileField(c *parquet.Column, path []string, mapping NameMapping) (iceberg.NestedField, bool, error) {
+// fileField converts a Parquet column filling a slot of repetition
+// level rep to an Iceberg field; ok is false for columns without an id
+// (they cannot be projected).
+func fileField(c *parquet.Column, path []string, mapping NameMapping, rep int) (iceberg.NestedField, bool, error) {
 	id, ok := columnID(c, path, mapping)
 	if !ok {
 		return iceberg.NestedField{}, false, nil
 	}
-	t, err := fileType(c, path, mapping)
+	t, err := fileType(c, path, mapping, rep)
 	if err != nil {
 		return iceberg.NestedField{}, false, err
 	}
 	if t == nil {
 		return iceberg.NestedField{}, false, nil
 	}
-	return iceberg.NestedField{ID: id, Name: c.Name(), Type: t, Required: c.Required()}, true, nil
+	// a repeated column is a required list of itself, or the required
+	// element of the list whose repeated field it is
+	return iceberg.NestedField{ID: id, Name: c.Name(), Type: t, Required: c.Required() || c.Repeated()}, true, nil
 }
 
-func fileType(c *parquet.Column, path []string, mapping NameMapping) (iceberg.Type, error) {
-	if c.Leaf() {
-		if c.Repeated() {
-			return nil, fmt.Errorf("%w: repeated primitive column %q (2-level lists)", iceberg.ErrUnsupported, c.Name())
-		}
+func fileType(c *parquet.Column, path []string, mapping NameMapping, rep int) (iceberg.Type, error) {
+	if c.Leaf() && !bareRepeated(c, rep) {
 		return primitiveFromParquet(c.Type())
 	}
 	switch {
-	case isVariantColumn(c):
+	case isVariantColumn(c) && !bareRepeated(c, rep):
 		// metadata and value are the variant's encoding, not fields.
 		return iceberg.VariantType{}, nil
-	case isListColumn(c):
-		elem := listElement(c)
+	case isListColumn(c) || bareRepeated(c, rep):
+		group, elem := listElement(c, rep)
+		if elem == nil && bareRepeated(c, rep) {
+			return nil, corrupt("column %q is a repeated LIST or MAP outside a list", c.Name())
+		}
 		if elem == nil {
 			return nil, corrupt("list column %q has no element", c.Name())
 		}
-		ef, ok, err := fileField(elem, append(path, "element"), mapping)
+		ef, ok, err := fileField(elem, append(path, "element"), mapping, group.MaxRepetitionLevel())
 		if err != nil || !ok {
 			return nil, err
 		}
 		return &iceberg.ListType{ElementID: ef.ID, Element: ef.Type, ElementRequired: ef.Required}, nil
 	case isMapColumn(c):
-		k, v := mapKeyValue(c)
-		if k == nil || v == nil {
+		kv, k, v := mapKeyValue(c, rep)
+		if k == nil {
 			return nil, corrupt("map column %q has no key/value", c.Name())
 		}
-		kf, okk, err := fileField(k, append(path, "key"), mapping)
+		if v == nil {
+			return nil, fmt.Errorf("%w: map column %q has no value column (Iceberg maps have values)", iceberg.ErrUnsupported, c.Name())
+		}
+		kf, okk, err := fileField(k, append(path, "key"), mapping, kv.MaxRepetitionLevel())
 		if err != nil {
 			return nil, err
 		}
-		vf, okv, err := fileField(v, append(path, "value"), mapping)
+		vf, okv, err := fileField(v, append(path, "value"), mapping, kv.MaxRepetitionLevel())
 		if err != nil || !okk || !okv {
 			return nil, err
 		}
@@ -340,7 +346,7 @@ func fileType(c *parquet.Column, path []string, mapping NameMapping) (iceberg.Ty
 	}
 	st := &iceberg.StructType{}
 	for _, ch := range c.Columns() {
-		f, ok, err := fileField(ch, append(path, ch.Name()), mapping)
+		f, ok, err := fileField(ch, append(path, ch.Name()), mapping, rep)
 		if err != nil {
 			return nil, err
 		}

@@ -29,22 +29,74 @@ func isMapColumn(c *parquet.Column) bool {
 	return ct != nil && (*ct == deprecated.Map || *ct == deprecated.MapKeyValue)
 }
 
-// listElement returns the element of a 3-level LIST (nil if malformed).
-func listElement(c *parquet.Column) *parquet.Column {
-	cols := c.Columns()
-	if len(cols) != 1 || !cols[0].Repeated() || cols[0].Leaf() || len(cols[0].Columns()) != 1 {
-		return nil
-	}
-	return cols[0].Columns()[0]
+// bareRepeated reports a repeated column standing where a field stands
+// (at the root, in a struct, as a map's key or value), not as the
+// repeated field of a list or map: its own repetition is not counted in
+// rep, the repetition level of the slot it fills. LogicalTypes.md reads
+// such a column, when it is not annotated LIST or MAP, as a required
+// list of required elements of its own type.
+func bareRepeated(c *parquet.Column, rep int) bool {
+	return c.Repeated() && c.MaxRepetitionLevel() > rep
 }
 
-func mapKeyValue(c *parquet.Column) (k, v *parquet.Column) {
-	cols := c.Columns()
-	if len(cols) != 1 || !cols[0].Repeated() || cols[0].Leaf() || len(cols[0].Columns()) != 2 {
+// listElement resolves c, filling a slot of repetition level rep, as a
+// list by LogicalTypes.md's rules (those for existing data included):
+// repeated is the field whose repetitions are the list's entries, elem
+// the element. An unannotated repeated field outside a LIST is a
+// required list of itself (repeated == elem == c). A LIST holds one
+// repeated field, which is itself the element (required) when it is not
+// a group, when it is a group of more than one field, of one repeated
+// field, or named "array" or the list's name with "_tuple" appended
+// (legacy 2-level lists); otherwise its one field is the element (the
+// 3-level list). nil, nil when c is not a list or a malformed one.
+func listElement(c *parquet.Column, rep int) (repeated, elem *parquet.Column) {
+	if bareRepeated(c, rep) {
+		// a repeated LIST or MAP serves only as the element of a 2-level
+		// list, never as a field
+		if isListColumn(c) || isMapColumn(c) {
+			return nil, nil
+		}
+		return c, c
+	}
+	if c.Leaf() || !isListColumn(c) {
 		return nil, nil
 	}
-	kv := cols[0].Columns()
-	return kv[0], kv[1]
+	cols := c.Columns()
+	if len(cols) != 1 || !cols[0].Repeated() {
+		return nil, nil
+	}
+	r := cols[0]
+	if r.Leaf() {
+		return r, r
+	}
+	inner := r.Columns()
+	if len(inner) != 1 || inner[0].Repeated() || r.Name() == "array" || r.Name() == c.Name()+"_tuple" {
+		return r, r
+	}
+	return r, inner[0]
+}
+
+// mapKeyValue resolves c, filling a slot of repetition level rep, as a
+// map by LogicalTypes.md's rules: a group annotated MAP (or, as some
+// writers had it, MAP_KEY_VALUE) holding one repeated group of the key
+// and the value, whatever their names. v is nil for a map without
+// values; all are nil when c is not a map or a malformed one.
+func mapKeyValue(c *parquet.Column, rep int) (kv, k, v *parquet.Column) {
+	if c.Leaf() || !isMapColumn(c) || bareRepeated(c, rep) {
+		return nil, nil, nil
+	}
+	cols := c.Columns()
+	if len(cols) != 1 || !cols[0].Repeated() || cols[0].Leaf() {
+		return nil, nil, nil
+	}
+	kv = cols[0]
+	switch fields := kv.Columns(); len(fields) {
+	case 1:
+		return kv, fields[0], nil
+	case 2:
+		return kv, fields[0], fields[1]
+	}
+	return nil, nil, nil
 }
 
 // primitiveFromParquet infers the Iceberg type of a Parquet leaf.

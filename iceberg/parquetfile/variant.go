@@ -52,7 +52,7 @@ func variantParts(arr arrow.Array) (meta, value arrow.Array, err error) {
 // extension type. Shredded files (a typed_value field) are refused.
 func (b *binder) bindVariant(n *rnode, c *parquet.Column, path []string, slotDef, rep byte) error {
 	f := n.field
-	if c.Leaf() || isListColumn(c) || isMapColumn(c) {
+	if c.Leaf() || isListColumn(c) || isMapColumn(c) || bareRepeated(c, int(rep)) {
 		return fmt.Errorf("%w: field %q (id %d) is a variant in the table but not a group in the file", iceberg.ErrTypeMismatch, f.Name, f.ID)
 	}
 	var meta, value *parquet.Column
