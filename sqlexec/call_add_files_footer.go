@@ -70,7 +70,7 @@ func inspectParquet(path string, schema *iceberg.Schema, mapping parquetfile.Nam
 			return importedFile{}, bad("required column %q is missing", f.Name)
 		}
 	}
-	return importedFile{path: path, metrics: footerMetrics(pf, st.Size(), schema, mapping)}, nil
+	return importedFile{path: path, metrics: footerMetrics(pf, rd.NumRows(), st.Size(), schema, mapping)}, nil
 }
 
 // fieldsFit checks file fields against the table's fields of the same id:
@@ -113,10 +113,12 @@ func fieldsFit(fields []iceberg.NestedField, schema *iceberg.Schema, prefix stri
 	return nil
 }
 
-// footerMetrics derives Iceberg metrics from the footer.
-func footerMetrics(pf *parquet.File, size int64, schema *iceberg.Schema, mapping parquetfile.NameMapping) parquetfile.Metrics {
+// footerMetrics derives Iceberg metrics from the footer; rows is the
+// file's row count as the reader counts it (its row groups' rows: some
+// writers left the footer's own count at 0).
+func footerMetrics(pf *parquet.File, rows, size int64, schema *iceberg.Schema, mapping parquetfile.NameMapping) parquetfile.Metrics {
 	m := parquetfile.Metrics{
-		RecordCount: pf.NumRows(), FileSizeInBytes: size,
+		RecordCount: rows, FileSizeInBytes: size,
 		ColumnSizes: map[int]int64{}, ValueCounts: map[int]int64{}, NullValueCounts: map[int]int64{},
 		LowerBounds: map[int][]byte{}, UpperBounds: map[int][]byte{},
 	}
@@ -143,7 +145,13 @@ func footerMetrics(pf *parquet.File, size int64, schema *iceberg.Schema, mapping
 	for _, c := range pf.Root().Columns() {
 		id := c.ID()
 		if id == 0 && mapping != nil {
-			id, _ = mapping([]string{c.Name()})
+			path := []string{c.Name()}
+			if c.Leaf() && c.Repeated() {
+				// an unannotated repeated column is a list of itself:
+				// its values are the element's
+				path = append(path, "element")
+			}
+			id, _ = mapping(path)
 		}
 		walk(c, id, true)
 	}

@@ -27,7 +27,6 @@ var corpusSkip = map[string]string{
 	"data/geospatial/crs-arbitrary-value.parquet":  "a CRS given inline as PROJJSON has no Iceberg type string (Iceberg names a CRS srid:N or projjson:<table property>)",
 	"data/map_no_value.parquet":                    "a map without a value column has no Iceberg type",
 	"data/nation.dict-malformed.parquet":           "a dictionary page overruns its chunk; refused as corrupt (arrow-go reads past it)",
-	"data/repeated_no_annotation.parquet":          "a footer row count of 0 beside 6 rows is refused as corrupt",
 }
 
 // corpusExpect are the rows the corpus's own descriptions (data/*.md)

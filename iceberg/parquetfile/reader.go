@@ -175,7 +175,9 @@ func validateFile(f *parquet.File) error {
 			}
 		}
 	}
-	if total != md.NumRows {
+	// Early writers (parquet-rs 0.3) left the file's row count at 0; the
+	// row groups' counts, tied above to their chunks' value counts, stand.
+	if total != md.NumRows && md.NumRows != 0 {
 		return corrupt("row groups hold %d rows, footer says %d", total, md.NumRows)
 	}
 	return nil
@@ -246,8 +248,15 @@ func (r *Reader) checkChunks(group int, cols []*parquet.Column, workers int) err
 	return nil
 }
 
-// NumRows is the file's row count.
-func (r *Reader) NumRows() int64 { return r.file.NumRows() }
+// NumRows is the file's row count: the sum of its row groups' (which
+// Open checked against the footer's count, where the writer gave one).
+func (r *Reader) NumRows() int64 {
+	var n int64
+	for _, rg := range r.file.Metadata().RowGroups {
+		n += rg.NumRows
+	}
+	return n
+}
 
 // NumRowGroups is the number of row groups.
 func (r *Reader) NumRowGroups() int { return len(r.file.RowGroups()) }
