@@ -202,6 +202,12 @@ func TestLegacyNesting(t *testing.T) {
 			converted("map", rep, schema.ConvertedTypes.MapKeyValue, str("str", req), i32("num", req))),
 		cols: []levelColumn{abNullEmpty([]string{"a", "b"}), abNullEmpty([]int32{1, 2})},
 		rows: 3, typ: "map<string, int!>", want: []string{`{"a": 1, "b": 2}`, "null", "{}"},
+	}, {
+		name: "MAP without values: the list of its keys",
+		field: converted("my_map", opt, schema.ConvertedTypes.Map,
+			group("key_value", rep, i32("key", req))),
+		cols: []levelColumn{abNullEmpty([]int32{1, 2})},
+		rows: 3, typ: "list<int!>", want: []string{"[1, 2]", "null", "[]"},
 	}}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -322,7 +322,7 @@ func fileType(c *parquet.Column, path []string, mapping NameMapping, rep int) (i
 	case isVariantColumn(c) && !bareRepeated(c, rep):
 		// metadata and value are the variant's encoding, not fields.
 		return iceberg.VariantType{}, nil
-	case isListColumn(c) || bareRepeated(c, rep):
+	case isListColumn(c) || bareRepeated(c, rep) || isKeySet(c, rep):
 		group, elem := listElement(c, rep)
 		if elem == nil && bareRepeated(c, rep) {
 			return nil, corrupt("column %q is a repeated LIST or MAP outside a list", c.Name())
@@ -337,11 +337,8 @@ func fileType(c *parquet.Column, path []string, mapping NameMapping, rep int) (i
 		return &iceberg.ListType{ElementID: ef.ID, Element: ef.Type, ElementRequired: ef.Required}, nil
 	case isMapColumn(c):
 		kv, k, v := mapKeyValue(c, rep)
-		if k == nil {
+		if k == nil || v == nil {
 			return nil, corrupt("map column %q has no key/value", c.Name())
-		}
-		if v == nil {
-			return nil, fmt.Errorf("%w: map column %q has no value column (Iceberg maps have values)", iceberg.ErrUnsupported, c.Name())
 		}
 		kf, okk, err := fileField(k, append(path, "key"), mapping, kv.MaxRepetitionLevel())
 		if err != nil {

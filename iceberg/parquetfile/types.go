@@ -48,7 +48,9 @@ func bareRepeated(c *parquet.Column, rep int) bool {
 // a group, when it is a group of more than one field, of one repeated
 // field, or named "array" or the list's name with "_tuple" appended
 // (legacy 2-level lists); otherwise its one field is the element (the
-// 3-level list). nil, nil when c is not a list or a malformed one.
+// 3-level list). A MAP without values (LogicalTypes.md lets one stand
+// for a set of its keys; Iceberg has no set) is the list of its keys, as
+// arrow reads it. nil, nil when c is not a list or a malformed one.
 func listElement(c *parquet.Column, rep int) (repeated, elem *parquet.Column) {
 	if bareRepeated(c, rep) {
 		// a repeated LIST or MAP serves only as the element of a 2-level
@@ -57,6 +59,9 @@ func listElement(c *parquet.Column, rep int) (repeated, elem *parquet.Column) {
 			return nil, nil
 		}
 		return c, c
+	}
+	if kv, k, v := mapKeyValue(c, rep); k != nil && v == nil {
+		return kv, k
 	}
 	if c.Leaf() || !isListColumn(c) {
 		return nil, nil
@@ -97,6 +102,12 @@ func mapKeyValue(c *parquet.Column, rep int) (kv, k, v *parquet.Column) {
 		return kv, fields[0], fields[1]
 	}
 	return nil, nil, nil
+}
+
+// isKeySet reports a MAP without values, read as the list of its keys.
+func isKeySet(c *parquet.Column, rep int) bool {
+	_, k, v := mapKeyValue(c, rep)
+	return k != nil && v == nil
 }
 
 // primitiveFromParquet infers the Iceberg type of a Parquet leaf.
