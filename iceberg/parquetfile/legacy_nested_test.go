@@ -281,3 +281,46 @@ func TestLegacyNestingRefused(t *testing.T) {
 		t.Errorf("list<list<int>> over a 2-level list<int>: %v, want iceberg.ErrTypeMismatch", err)
 	}
 }
+
+// TestMapWithoutValues: a table's map over a MAP without values (which
+// the file schema reads as the list of its keys) reads its values as
+// missing, LogicalTypes.md's other reading: nulls.
+func TestMapWithoutValues(t *testing.T) {
+	must := func(n schema.Node, err error) schema.Node {
+		if err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	rep, opt, req := parquet.Repetitions.Repeated, parquet.Repetitions.Optional, parquet.Repetitions.Required
+	key := must(schema.NewPrimitiveNodeLogical("key", req, nil, parquet.Types.Int32, 0, -1))
+	m := must(schema.NewGroupNodeConverted("m", opt, schema.FieldList{
+		must(schema.NewGroupNode("key_value", rep, schema.FieldList{key}, -1))}, schema.ConvertedTypes.Map, -1))
+	root := must(schema.NewGroupNode("schema", req, schema.FieldList{m}, -1)).(*schema.GroupNode)
+	data := writeLevels(t, root, 3, levelColumn{vals: []int32{1, 2}, def: []int16{2, 2, 0, 1}, rep: []int16{0, 1, 0, 0}})
+	r, err := Open(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := map[string]int{"m": 1, "m/key": 2, "m/value": 3}
+	mapping := func(p []string) (int, bool) { id, ok := ids[strings.Join(p, "/")]; return id, ok }
+	s := iceberg.MustSchema(0, iceberg.NestedField{ID: 1, Name: "m", Type: &iceberg.MapType{
+		KeyID: 2, Key: iceberg.IntType{}, ValueID: 3, Value: iceberg.StringType{}}})
+	rr, err := r.NewRecordReader(t.Context(), s, ReadOptions{NameMapping: mapping})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rr.Close()
+	rec, err := rr.Next()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rec.Release()
+	var got []string
+	for i := range int(rec.NumRows()) {
+		got = append(got, corpustest.Value(rec.Column(0), i))
+	}
+	if want := []string{"{1: null, 2: null}", "null", "{}"}; fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("rows %q, want %q", got, want)
+	}
+}
