@@ -5,6 +5,7 @@ import (
 	"iter"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // TableMetadata is the parsed content of a table's metadata.json. It is an
@@ -41,6 +42,74 @@ type TableMetadata struct {
 	// snapJSON caches encoded snapshots; shared with the versions a
 	// builder derives from this one (see snapshotJSONCache).
 	snapJSON *snapshotJSONCache
+	// ids indexes snapshots by id, built on first use (or handed over by
+	// the builder that made this value); nil means scan.
+	ids *snapshotIndex
+	// logPruned says snapshot-log refers only to snapshots in snapshots,
+	// as Build leaves it, so the next Build need not check it again.
+	logPruned bool
+}
+
+// smallSnapshots is how many snapshots a lookup scans rather than index.
+const smallSnapshots = 16
+
+// snapshotIndex maps the snapshot ids of one metadata value (or of
+// values with the same snapshots) to the snapshots. It is built once and
+// never changes after.
+type snapshotIndex struct {
+	once sync.Once
+	byID map[int64]*Snapshot
+	dup  *int64 // a snapshot id used twice, found while building
+}
+
+// prebuiltIndex is an index already made (ids are unique).
+func prebuiltIndex(byID map[int64]*Snapshot) *snapshotIndex {
+	x := &snapshotIndex{byID: byID}
+	x.once.Do(func() {})
+	return x
+}
+
+// get returns the id map, building it from snaps on first use.
+func (x *snapshotIndex) get(snaps []*Snapshot) map[int64]*Snapshot {
+	x.once.Do(func() {
+		x.byID = make(map[int64]*Snapshot, len(snaps))
+		for _, s := range snaps {
+			if _, ok := x.byID[s.SnapshotID]; ok && x.dup == nil {
+				id := s.SnapshotID
+				x.dup = &id
+			}
+			x.byID[s.SnapshotID] = s
+		}
+	})
+	return x.byID
+}
+
+func indexSnapshots(snaps []*Snapshot) map[int64]*Snapshot {
+	byID := make(map[int64]*Snapshot, len(snaps))
+	for _, s := range snaps {
+		byID[s.SnapshotID] = s
+	}
+	return byID
+}
+
+// index returns the id map of m's snapshots, or nil when m is small
+// enough to scan or has no index.
+func (m *TableMetadata) index() map[int64]*Snapshot {
+	if m.ids == nil || len(m.snapshots) <= smallSnapshots {
+		return nil
+	}
+	return m.ids.get(m.snapshots)
+}
+
+// scanSnapshots finds a snapshot by id, newest first: the current
+// snapshot and its parent are usually last.
+func scanSnapshots(snaps []*Snapshot, id int64) (*Snapshot, bool) {
+	for i := len(snaps) - 1; i >= 0; i-- {
+		if snaps[i].SnapshotID == id {
+			return snaps[i], true
+		}
+	}
+	return nil, false
 }
 
 // NoSnapshotID is what CurrentSnapshotID returns for an empty table.
@@ -142,12 +211,11 @@ func (m *TableMetadata) CurrentSnapshot() *Snapshot {
 
 // SnapshotByID returns a snapshot by id.
 func (m *TableMetadata) SnapshotByID(id int64) (*Snapshot, bool) {
-	for _, s := range m.snapshots {
-		if s.SnapshotID == id {
-			return s, true
-		}
+	if byID := m.index(); byID != nil {
+		s, ok := byID[id]
+		return s, ok
 	}
-	return nil, false
+	return scanSnapshots(m.snapshots, id)
 }
 
 // Ref returns a branch or tag by name.
@@ -365,12 +433,16 @@ func (m *TableMetadata) validateSortOrders() error {
 }
 
 func (m *TableMetadata) validateSnapshots() error {
-	seen := map[int64]bool{}
+	ids := m.ids
+	if ids == nil {
+		ids = &snapshotIndex{}
+	}
+	byID := ids.get(m.snapshots)
+	if ids.dup != nil {
+		return metaErrorf(ErrInvalidMetadata, "snapshot id %d is used twice", *ids.dup)
+	}
+	seen := func(id int64) bool { _, ok := byID[id]; return ok }
 	for _, s := range m.snapshots {
-		if seen[s.SnapshotID] {
-			return metaErrorf(ErrInvalidMetadata, "snapshot id %d is used twice", s.SnapshotID)
-		}
-		seen[s.SnapshotID] = true
 		if m.formatVersion >= 2 && s.ManifestList == "" {
 			return metaErrorf(ErrInvalidMetadata, "snapshot %d has no manifest-list", s.SnapshotID)
 		}
@@ -378,14 +450,14 @@ func (m *TableMetadata) validateSnapshots() error {
 			return metaErrorf(ErrInvalidMetadata, "snapshot %d has sequence-number %d above last-sequence-number %d", s.SnapshotID, s.SequenceNumber, m.lastSequenceNumber)
 		}
 	}
-	if m.currentSnapshotID != NoSnapshotID && !seen[m.currentSnapshotID] {
+	if m.currentSnapshotID != NoSnapshotID && !seen(m.currentSnapshotID) {
 		return metaErrorf(ErrInvalidMetadata, "current-snapshot-id %d is not in snapshots", m.currentSnapshotID)
 	}
 	for name, r := range m.refs {
 		if err := r.validate(name); err != nil {
 			return err
 		}
-		if !seen[r.SnapshotID] {
+		if !seen(r.SnapshotID) {
 			return metaErrorf(ErrInvalidMetadata, "ref %q points to missing snapshot %d", name, r.SnapshotID)
 		}
 	}

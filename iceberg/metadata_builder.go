@@ -35,6 +35,13 @@ type MetadataBuilder struct {
 
 	previousFile string
 	nowMs        func() int64
+
+	// ids indexes b.m.snapshots once a lookup needs it (nil before, and
+	// while the history is small enough to scan). idsShared says it is
+	// also the base's or a built value's, so it is copied before a change.
+	ids          map[int64]*Snapshot
+	idsShared    bool
+	snapsChanged bool // snapshots were added or removed
 }
 
 // NewMetadataBuilder starts a change of base; base nil starts a new table
@@ -47,6 +54,7 @@ func NewMetadataBuilder(base *TableMetadata) *MetadataBuilder {
 		return b
 	}
 	b.m = *base
+	b.m.ids = nil // b.snapshot keeps the working copy's index
 	b.m.schemas = slices.Clone(base.schemas)
 	b.m.specs = slices.Clone(base.specs)
 	b.m.sortOrders = slices.Clone(base.sortOrders)
@@ -357,7 +365,7 @@ func (b *MetadataBuilder) AddSnapshot(s *Snapshot) error {
 	if s == nil {
 		return metaErrorf(ErrInvalidMetadata, "nil snapshot")
 	}
-	if _, dup := b.m.SnapshotByID(s.SnapshotID); dup {
+	if _, dup := b.snapshot(s.SnapshotID); dup {
 		return metaErrorf(ErrInvalidMetadata, "snapshot id %d already exists", s.SnapshotID)
 	}
 	if b.m.formatVersion >= 2 && s.ManifestList == "" {
@@ -381,6 +389,11 @@ func (b *MetadataBuilder) AddSnapshot(s *Snapshot) error {
 		b.m.nextRowID = *s.FirstRowID + *s.AddedRows
 	}
 	b.m.snapshots = append(b.m.snapshots, s)
+	b.snapsChanged = true
+	if b.ids != nil {
+		b.ownIDs()
+		b.ids[s.SnapshotID] = s
+	}
 	b.m.lastSequenceNumber = max(b.m.lastSequenceNumber, s.SequenceNumber)
 	b.addedSnapshots[s.SnapshotID] = true
 	ts := s.TimestampMs
@@ -398,7 +411,7 @@ func (b *MetadataBuilder) SetSnapshotRef(name string, ref SnapshotRef) error {
 	if err := ref.validate(name); err != nil {
 		return err
 	}
-	snap, ok := b.m.SnapshotByID(ref.SnapshotID)
+	snap, ok := b.snapshot(ref.SnapshotID)
 	if !ok {
 		return fmt.Errorf("%w: ref %q: %w: %d", ErrInvalidMetadata, name, ErrNoSuchSnapshot, ref.SnapshotID)
 	}
@@ -423,7 +436,7 @@ func (b *MetadataBuilder) SetSnapshotRef(name string, ref SnapshotRef) error {
 func (b *MetadataBuilder) RemoveSnapshots(ids ...int64) error {
 	drop := map[int64]bool{}
 	for _, id := range ids {
-		if _, ok := b.m.SnapshotByID(id); ok {
+		if _, ok := b.snapshot(id); ok {
 			drop[id] = true
 		}
 	}
@@ -431,6 +444,13 @@ func (b *MetadataBuilder) RemoveSnapshots(ids ...int64) error {
 		return nil
 	}
 	b.m.snapshots = slices.DeleteFunc(b.m.snapshots, func(s *Snapshot) bool { return drop[s.SnapshotID] })
+	b.snapsChanged, b.m.logPruned = true, false
+	if b.ids != nil {
+		b.ownIDs()
+		for id := range drop {
+			delete(b.ids, id)
+		}
+	}
 	b.m.statistics = slices.DeleteFunc(b.m.statistics, func(s StatisticsFile) bool { return drop[s.SnapshotID] })
 	b.m.partitionStats = slices.DeleteFunc(b.m.partitionStats, func(s PartitionStatisticsFile) bool { return drop[s.SnapshotID] })
 	for name, r := range b.m.refs {
@@ -528,7 +548,7 @@ func (b *MetadataBuilder) RemoveProperties(keys ...string) error {
 
 // SetStatistics adds or replaces the statistics file of a snapshot.
 func (b *MetadataBuilder) SetStatistics(st StatisticsFile) error {
-	if _, ok := b.m.SnapshotByID(st.SnapshotID); !ok {
+	if _, ok := b.snapshot(st.SnapshotID); !ok {
 		return fmt.Errorf("%w: statistics for %w %d", ErrInvalidMetadata, ErrNoSuchSnapshot, st.SnapshotID)
 	}
 	b.m.statistics = slices.DeleteFunc(b.m.statistics, func(s StatisticsFile) bool { return s.SnapshotID == st.SnapshotID })
@@ -549,7 +569,7 @@ func (b *MetadataBuilder) RemoveStatistics(snapshotID int64) error {
 
 // SetPartitionStatistics adds or replaces a snapshot's partition stats.
 func (b *MetadataBuilder) SetPartitionStatistics(st PartitionStatisticsFile) error {
-	if _, ok := b.m.SnapshotByID(st.SnapshotID); !ok {
+	if _, ok := b.snapshot(st.SnapshotID); !ok {
 		return fmt.Errorf("%w: partition statistics for %w %d", ErrInvalidMetadata, ErrNoSuchSnapshot, st.SnapshotID)
 	}
 	b.m.partitionStats = slices.DeleteFunc(b.m.partitionStats, func(s PartitionStatisticsFile) bool { return s.SnapshotID == st.SnapshotID })
@@ -608,6 +628,29 @@ func (b *MetadataBuilder) RemovePartitionSpecs(ids ...int) error {
 	return nil
 }
 
+// snapshot finds a snapshot of the working copy by id.
+func (b *MetadataBuilder) snapshot(id int64) (*Snapshot, bool) {
+	if b.ids == nil {
+		if len(b.m.snapshots) <= smallSnapshots {
+			return scanSnapshots(b.m.snapshots, id)
+		}
+		if b.base != nil && b.base.ids != nil && !b.snapsChanged {
+			b.ids, b.idsShared = b.base.ids.get(b.base.snapshots), true
+		} else {
+			b.ids, b.idsShared = indexSnapshots(b.m.snapshots), false
+		}
+	}
+	s, ok := b.ids[id]
+	return s, ok
+}
+
+// ownIDs makes b.ids a private copy before a change.
+func (b *MetadataBuilder) ownIDs() {
+	if b.idsShared {
+		b.ids, b.idsShared = maps.Clone(b.ids), false
+	}
+}
+
 // Build validates and returns the new metadata. With no recorded change it
 // returns the base itself.
 func (b *MetadataBuilder) Build() (*TableMetadata, error) {
@@ -634,7 +677,20 @@ func (b *MetadataBuilder) Build() (*TableMetadata, error) {
 	} else {
 		m.lastUpdatedMs = b.nowMs()
 	}
-	m.snapshotLog = prunedSnapshotLog(&m)
+	switch {
+	case b.ids != nil:
+		m.ids, b.idsShared = prebuiltIndex(b.ids), true
+	case !b.snapsChanged && b.base != nil && b.base.ids != nil:
+		m.ids = b.base.ids // the same snapshots
+	default:
+		m.ids = &snapshotIndex{}
+	}
+	if !m.logPruned {
+		m.snapshotLog = prunedSnapshotLog(&m)
+	} else {
+		m.snapshotLog = slices.Clone(m.snapshotLog)
+	}
+	m.logPruned = true
 	m.metadataLog = slices.Clone(m.metadataLog)
 	if b.base != nil && b.previousFile != "" {
 		m.metadataLog = append(m.metadataLog, MetadataLogEntry{TimestampMs: b.base.lastUpdatedMs, MetadataFile: b.previousFile})

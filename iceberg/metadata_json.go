@@ -126,7 +126,7 @@ func metadataFromJSON(mj *metadataJSON) (*TableMetadata, error) {
 	if v > MaxSupportedFormatVersion {
 		return nil, fmt.Errorf("%w: %w: format-version %d is newer than %d", ErrInvalidMetadata, ErrUnsupported, v, MaxSupportedFormatVersion)
 	}
-	m := &TableMetadata{formatVersion: v, currentSnapshotID: NoSnapshotID, snapJSON: newSnapshotJSONCache()}
+	m := &TableMetadata{formatVersion: v, currentSnapshotID: NoSnapshotID, snapJSON: newSnapshotJSONCache(), ids: &snapshotIndex{}}
 	if mj.TableUUID != nil {
 		m.uuid = *mj.TableUUID
 	} else if v >= 2 {
