@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"encoding/json"
 	"fmt"
+	"io"
 	"sort"
 	"strconv"
 	"sync"
@@ -16,6 +17,18 @@ import (
 // MarshalJSON writes the metadata in Java's key order, in the metadata's own
 // format version (v1 also gets the legacy "schema" and "partition-spec").
 func (m *TableMetadata) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	if err := m.writeJSON(&buf); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// writeJSON writes what MarshalJSON returns to out in three pieces: the
+// keys before "snapshots", the snapshots (encoded once per snapshot and
+// kept, so a commit encodes only its new one and copies the history
+// straight from the cache) and the keys after.
+func (m *TableMetadata) writeJSON(out io.Writer) error {
 	w := &orderedObject{}
 	v := m.formatVersion
 	w.add("format-version", v)
@@ -53,14 +66,22 @@ func (m *TableMetadata) MarshalJSON() ([]byte, error) {
 	}
 	snaps, err := m.snapJSON.encode(m.snapshots)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	size := 0
-	for _, s := range snaps {
-		size += len(s) + 1
+	w.key("snapshots")
+	w.buf.WriteByte('[')
+	if w.err != nil {
+		return w.err
 	}
-	w.buf.Grow(size + 100*(len(m.snapshotLog)+len(m.metadataLog)) + 8<<10)
-	w.add("snapshots", snaps)
+	if _, err := out.Write(w.buf.Bytes()); err != nil {
+		return err
+	}
+	if _, err := out.Write(snaps); err != nil {
+		return err
+	}
+	w = &orderedObject{started: true}
+	w.buf.Grow(40*len(m.snapshotLog) + 120*len(m.metadataLog) + 1<<10)
+	w.buf.WriteByte(']')
 	w.add("statistics", nonNilSlice(m.statistics))
 	w.add("partition-statistics", nonNilSlice(m.partitionStats))
 	w.add("snapshot-log", nonNilSlice(m.snapshotLog))
@@ -73,7 +94,12 @@ func (m *TableMetadata) MarshalJSON() ([]byte, error) {
 	for _, k := range keys {
 		w.add(k, json.RawMessage(m.unknown[k]))
 	}
-	return w.bytes()
+	tail, err := w.bytes()
+	if err != nil {
+		return err
+	}
+	_, err = out.Write(tail)
+	return err
 }
 
 func (s *Snapshot) marshal() ([]byte, error) {
@@ -128,44 +154,54 @@ func (s *Snapshot) marshal() ([]byte, error) {
 // EncodeMetadata renders metadata as a metadata.json file: compact JSON,
 // gzip-compressed when gzipped is true (for ".gz.metadata.json" names).
 func EncodeMetadata(m *TableMetadata, gzipped bool) ([]byte, error) {
-	// Compact, as PyIceberg and iceberg-go write it: indenting a long
-	// history costs more than the rest of a commit's metadata work.
-	b, err := m.MarshalJSON()
-	if err != nil {
-		return nil, err
-	}
-	if !gzipped {
-		return b, nil
-	}
 	var buf bytes.Buffer
-	zw := gzip.NewWriter(&buf)
-	if _, err := zw.Write(b); err != nil {
-		return nil, err
-	}
-	if err := zw.Close(); err != nil {
+	if err := WriteMetadata(&buf, m, gzipped); err != nil {
 		return nil, err
 	}
 	return buf.Bytes(), nil
 }
 
+// WriteMetadata writes what EncodeMetadata returns to w, without holding
+// the whole file in memory: most of a long history is copied to w from
+// the encoded snapshots kept between commits.
+func WriteMetadata(w io.Writer, m *TableMetadata, gzipped bool) error {
+	// Compact, as PyIceberg and iceberg-go write it: indenting a long
+	// history costs more than the rest of a commit's metadata work.
+	if !gzipped {
+		return m.writeJSON(w)
+	}
+	zw := gzip.NewWriter(w)
+	if err := m.writeJSON(zw); err != nil {
+		return err
+	}
+	return zw.Close()
+}
+
 // orderedObject builds a JSON object with keys in insertion order.
 type orderedObject struct {
-	buf bytes.Buffer
-	num [24]byte // scratch for numbers
-	err error
+	buf     bytes.Buffer
+	num     [24]byte // scratch for numbers
+	err     error
+	started bool // '{' is written (here or, for a continued object, before)
+}
+
+// key starts the next member.
+func (o *orderedObject) key(key string) {
+	if !o.started {
+		o.buf.WriteByte('{')
+		o.started = true
+	} else {
+		o.buf.WriteByte(',')
+	}
+	o.appendString(key)
+	o.buf.WriteByte(':')
 }
 
 func (o *orderedObject) add(key string, v any) {
 	if o.err != nil {
 		return
 	}
-	if o.buf.Len() == 0 {
-		o.buf.WriteByte('{')
-	} else {
-		o.buf.WriteByte(',')
-	}
-	o.appendString(key)
-	o.buf.WriteByte(':')
+	o.key(key)
 	// Fast paths, written straight into the buffer, for what metadata is
 	// mostly made of; json.Marshal would reflect, and re-validate
 	// RawMessages we produced ourselves.
@@ -178,8 +214,6 @@ func (o *orderedObject) add(key string, v any) {
 		o.buf.Write(strconv.AppendInt(o.num[:0], int64(x), 10))
 	case json.RawMessage:
 		o.buf.Write(x)
-	case []json.RawMessage:
-		writeArray(o, x, func(r json.RawMessage) { o.buf.Write(r) })
 	case []SnapshotLogEntry:
 		writeArray(o, x, func(e SnapshotLogEntry) {
 			o.buf.WriteString(`{"timestamp-ms":`)
@@ -242,54 +276,98 @@ func isPlainASCII(s string) bool {
 	return true
 }
 
-// snapshotJSONCache holds the encoded form of snapshots. Snapshots never
-// change once they are in metadata, so a commit encodes only its new
-// snapshot instead of the whole history. The cache is shared between a
-// metadata value and the versions built from it, and keeps only the
-// snapshots of the version encoded last.
+// snapshotJSONCache holds the encoded "snapshots" array of the version
+// encoded last. Snapshots never change once they are in metadata, so a
+// commit that appends a snapshot encodes only that one and appends it to
+// the array kept from its base. The cache is shared between a metadata
+// value and the versions built from it.
 type snapshotJSONCache struct {
-	mu sync.Mutex
-	m  map[*Snapshot]json.RawMessage
+	mu   sync.Mutex
+	list []*Snapshot // the snapshots arr holds, in order
+	ends []int       // where each one's encoding ends in arr
+	// arr is the array's content without brackets. Bytes once handed out
+	// are never written again: a version that extends list appends past
+	// them, any other gets a new arr.
+	arr []byte
 }
 
-func newSnapshotJSONCache() *snapshotJSONCache {
-	return &snapshotJSONCache{m: map[*Snapshot]json.RawMessage{}}
-}
+func newSnapshotJSONCache() *snapshotJSONCache { return &snapshotJSONCache{} }
 
-func (c *snapshotJSONCache) encode(snaps []*Snapshot) ([]json.RawMessage, error) {
-	out := make([]json.RawMessage, len(snaps))
+// encode returns the content of the "snapshots" array, without brackets.
+// The result must not be modified.
+func (c *snapshotJSONCache) encode(snaps []*Snapshot) ([]byte, error) {
 	if c == nil {
-		for i, s := range snaps {
-			b, err := s.marshal()
-			if err != nil {
-				return nil, err
-			}
-			out[i] = b
-		}
-		return out, nil
+		c = &snapshotJSONCache{}
+	} else {
+		c.mu.Lock()
+		defer c.mu.Unlock()
 	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	next := make(map[*Snapshot]json.RawMessage, len(snaps))
-	for i, s := range snaps {
-		b, ok := c.m[s]
-		if !ok {
-			var err error
-			if b, err = s.marshal(); err != nil {
-				return nil, err
-			}
-		}
-		out[i], next[s] = b, b
+	k := 0
+	for k < len(snaps) && k < len(c.list) && snaps[k] == c.list[k] {
+		k++
 	}
-	c.m = next
-	return out, nil
+	switch {
+	case k == len(snaps): // the cached version or one before it
+		if k == 0 {
+			return nil, nil
+		}
+		return c.arr[:c.ends[k-1]:c.ends[k-1]], nil
+	case k < len(c.list): // history rewritten: reuse what is encoded
+		old := make(map[*Snapshot][]byte, len(c.list))
+		start := 0
+		for i, s := range c.list {
+			old[s] = c.arr[start:c.ends[i]]
+			start = c.ends[i] + 1
+		}
+		size := 0
+		for _, s := range snaps {
+			size += len(old[s]) + 1
+		}
+		list, ends, arr := make([]*Snapshot, 0, len(snaps)), make([]int, 0, len(snaps)), make([]byte, 0, size+size/8)
+		for _, s := range snaps {
+			b, ok := old[s]
+			if !ok {
+				var err error
+				if b, err = s.marshal(); err != nil {
+					return nil, err
+				}
+			}
+			if len(arr) > 0 {
+				arr = append(arr, ',')
+			}
+			arr = append(arr, b...)
+			list, ends = append(list, s), append(ends, len(arr))
+		}
+		c.list, c.ends, c.arr = list, ends, arr
+		return c.arr[:len(arr):len(arr)], nil
+	}
+	// snaps extends the cached list: append the new ones.
+	for _, s := range snaps[k:] {
+		b, err := s.marshal()
+		if err != nil {
+			c.list, c.ends = c.list[:k], c.ends[:k]
+			if k > 0 {
+				c.arr = c.arr[:c.ends[k-1]]
+			} else {
+				c.arr = c.arr[:0]
+			}
+			return nil, err
+		}
+		if len(c.arr) > 0 {
+			c.arr = append(c.arr, ',')
+		}
+		c.arr = append(c.arr, b...)
+		c.list, c.ends = append(c.list, s), append(c.ends, len(c.arr))
+	}
+	n := len(c.arr)
+	return c.arr[:n:n], nil
 }
 
 func (o *orderedObject) bytes() ([]byte, error) {
 	if o.err != nil {
 		return nil, o.err
 	}
-	if o.buf.Len() == 0 {
+	if !o.started {
 		return []byte("{}"), nil
 	}
 	o.buf.WriteByte('}')

@@ -20,10 +20,6 @@ func writeMetadataFile(ctx context.Context, env *Env, meta *iceberg.TableMetadat
 		}
 	}
 	gz := meta.Property(iceberg.PropMetadataCompression, iceberg.DefaultMetadataCompression) == "gzip"
-	data, err := iceberg.EncodeMetadata(meta, gz)
-	if err != nil {
-		return "", err
-	}
 	name := iceberg.NewMetadataFileName(version)
 	if gz {
 		name = name[:len(name)-len(".metadata.json")] + ".gz.metadata.json"
@@ -33,7 +29,7 @@ func writeMetadataFile(ctx context.Context, env *Env, meta *iceberg.TableMetadat
 	if err != nil {
 		return "", err
 	}
-	if _, err := out.Write(data); err != nil {
+	if err := iceberg.WriteMetadata(out, meta, gz); err != nil {
 		out.Abort()
 		return "", err
 	}
