@@ -15,6 +15,7 @@ var Passes = []Pass{
 	{Name: "join ordering", Run: orderJoins},
 	{Name: "projection pruning", Run: pruneColumns},
 	{Name: "limit pushdown", Run: pushDownLimits},
+	{Name: "aggregates from metadata", Run: aggregateFromMetadata},
 }
 
 // Optimize applies every pass in order.
@@ -141,6 +142,10 @@ func withInputs(p Plan, in []Plan) Plan {
 	case *RecursiveCTE:
 		c := *n
 		c.Anchor, c.Recursive = in[0], in[1]
+		return &c
+	case *MetadataAggregate:
+		c := *n
+		c.Fallback = in[0]
 		return &c
 	}
 	return p

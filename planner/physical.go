@@ -170,6 +170,8 @@ func (b *builder) buildNode(p Plan) (exec.RecordIterator, error) {
 		return b.recursiveCTE(n)
 	case *WorkTableScan:
 		return b.workTableScan(n)
+	case *MetadataAggregate:
+		return b.metadataAggregate(n)
 	}
 	return nil, unsupported("plan node %T", p)
 }

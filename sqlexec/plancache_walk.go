@@ -67,6 +67,8 @@ func (w *planWalk) plan(p planner.Plan) {
 		for _, r := range n.Rows {
 			w.exprs(r)
 		}
+	case *planner.MetadataAggregate:
+		fmt.Fprintf(&w.shape, "%s %v", n.Table.Name(), n.Aggs)
 	default:
 		w.ok = false
 		return
