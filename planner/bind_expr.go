@@ -483,9 +483,19 @@ func (b *binder) bindLike(x *ast.PatternLikeOrIlikeExpr, sc *scope) (Expr, error
 	if escape == 0 {
 		escape = '\\'
 	}
-	fold := !x.IsLike
-	var r Expr = &Call{Name: "like", Args: []Expr{coerce(e, typeString), coerce(p, typeString)}, Type: typeBool, NullStrict: true,
-		Fn: likeFunc(escape, fold)}
+	// like(s, p) is LIKE with the default escape, like(s, p, escape) with
+	// another; ilike(...) folds case. Filter pushdown reads these forms.
+	c := &Call{Name: "like", Args: []Expr{coerce(e, typeString), coerce(p, typeString)}, Type: typeBool, NullStrict: true,
+		Fn: likeFunc(escape, !x.IsLike)}
+	if escape != '\\' {
+		c.Args = append(c.Args, &Literal{Value: string(escape), Type: typeString})
+	}
+	if x.IsLike {
+		c.Batch = likeBatch(escape)
+	} else {
+		c.Name = "ilike"
+	}
+	var r Expr = c
 	if x.Not {
 		r = &Not{E: r}
 	}

@@ -113,8 +113,39 @@ func convertFilter(schema *arrow.Schema, e planner.Expr, exact bool) (expr.Expr,
 		case exec.CmpGE:
 			return expr.GtEq(col, lit), true
 		}
+	case *planner.Call:
+		if !exact {
+			return likePrefix(schema, x)
+		}
 	}
 	return nil, false
+}
+
+// likePrefix converts col LIKE 'text...' (the default escape, case
+// sensitive) to STARTS WITH the literal text before the pattern's first
+// wildcard: every row the LIKE selects starts with it, so files and row
+// groups whose bounds exclude the prefix hold none.
+func likePrefix(schema *arrow.Schema, c *planner.Call) (expr.Expr, bool) {
+	if c.Name != "like" || len(c.Args) != 2 {
+		return nil, false
+	}
+	col, ok := columnOf(schema, c.Args[0])
+	if !ok {
+		return nil, false
+	}
+	lit, ok := c.Args[1].(*planner.Literal)
+	if !ok {
+		return nil, false
+	}
+	pat, ok := lit.Value.(string)
+	if !ok {
+		return nil, false
+	}
+	prefix, _, ok := planner.LikePrefix(pat, '\\')
+	if !ok || prefix == "" {
+		return nil, false
+	}
+	return expr.StartsWith(col, prefix), true
 }
 
 func flip(op exec.CmpOp) exec.CmpOp {
