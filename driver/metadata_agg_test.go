@@ -64,10 +64,7 @@ func TestAggregatesFromMetadata(t *testing.T) {
 					strings.Join(sqltest.QueryStrings(t, db, "EXPLAIN ANALYZE "+c.q), "\n"))
 			}
 			got := sqltest.QueryStrings(t, db, c.q)
-			table := "m"
-			if strings.Contains(c.q, "FROM e") {
-				table = "e"
-			}
+			table := strings.Fields(strings.SplitN(c.q, " FROM ", 2)[1])[0]
 			want := sqltest.QueryStrings(t, db, scanForm(c.q, table))
 			if !slices.Equal(got, want) {
 				t.Errorf("%s: %v, the scan gives %v", c.q, got, want)
@@ -90,7 +87,7 @@ func TestAggregatesFromMetadata(t *testing.T) {
 		{"SELECT max(ts) AS newest, min(i) FROM m", true, true},
 		{"SELECT min(s) FROM m", true, false}, // string bounds may be truncated
 		{"SELECT count(DISTINCT i) FROM m", false, false},
-		{"SELECT count(*) FROM m WHERE i > 0", false, false},
+		{"SELECT count(*) FROM m WHERE i > 0", true, false}, // i is no partition column
 		{"SELECT sum(i), count(*) FROM m", false, false},
 		{"SELECT count(*) + 1 FROM m", true, true},
 		{fmt.Sprintf("SELECT count(*), min(i), max(ts) FROM m VERSION AS OF %d", first), true, true},
@@ -131,4 +128,23 @@ func TestAggregatesFromMetadata(t *testing.T) {
 		"DELETE FROM e WHERE v = 9",
 	)
 	run(t, []check{{"SELECT count(*), min(v), max(v), max(id) FROM e", true, true}})
+
+	// a filter that the partition values decide for whole files
+	execAll(t, db,
+		"CREATE TABLE pt (id BIGINT, region STRING, v INT) PARTITIONED BY (region)",
+		"INSERT INTO pt VALUES (1, 'eu', 5), (2, 'eu', 8), (3, 'us', 1), (4, NULL, 9)",
+		"INSERT INTO pt VALUES (5, 'eu', 2), (6, 'asia', 7)",
+	)
+	run(t, []check{
+		{"SELECT count(*), min(v), max(v) FROM pt WHERE region = 'eu'", true, true},
+		{"SELECT count(*), max(id) FROM pt WHERE region IS NULL", true, true},
+		{"SELECT count(*), max(id) FROM pt WHERE region IS NOT NULL", true, true},
+		{"SELECT count(*), min(v) FROM pt WHERE region <> 'eu'", true, true},
+		{"SELECT count(*), min(v) FROM pt WHERE region > 'b' OR region = 'asia'", true, true},
+		{"SELECT count(*) FROM pt WHERE region = 'nowhere'", true, true},
+		{"SELECT count(*), min(v) FROM pt WHERE NOT (region = 'eu')", true, true},
+		{"SELECT count(*), min(v) FROM pt WHERE v > 3", true, false},
+		{"SELECT count(*), min(v) FROM pt WHERE region = 'eu' AND v > 3", true, false},
+		{"SELECT count(*) FROM pt WHERE upper(region) = 'EU'", true, false},
+	})
 }

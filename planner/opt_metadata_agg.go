@@ -12,12 +12,14 @@ import (
 // metadata (an Iceberg table: its data files' record counts, null counts
 // and bounds) without reading the rows.
 type MetadataAggregator interface {
-	// AggregateFromMetadata returns one value per aggregate over all the
-	// table's rows (nil for NULL, otherwise in the exec.ValueAt form of
-	// the aggregate's type), or false when the metadata does not give
+	// AggregateFromMetadata returns one value per aggregate over the
+	// table's rows that pass filters (AND-ed, over Table.Schema(); none:
+	// all rows), nil for NULL and otherwise in the exec.ValueAt form of
+	// the aggregate's type; or false when the metadata does not give
 	// every one of them exactly (rows deleted by delete files, missing or
-	// inexact bounds): the caller then scans.
-	AggregateFromMetadata(ctx context.Context, aggs []MetadataAgg) ([]any, bool, error)
+	// inexact bounds, a filter that whole files' partition values do not
+	// decide): the caller then scans.
+	AggregateFromMetadata(ctx context.Context, filters []Expr, aggs []MetadataAgg) ([]any, bool, error)
 }
 
 // MetadataAgg is one aggregate a MetadataAggregator is asked for.
@@ -33,6 +35,7 @@ type MetadataAgg struct {
 // when it runs, since it reads the snapshot's manifests then.
 type MetadataAggregate struct {
 	Table    Table
+	Filters  []Expr // the scan's, over Table.Schema()
 	Aggs     []MetadataAgg
 	Cols     []Column
 	Fallback Plan
@@ -51,21 +54,27 @@ func (m *MetadataAggregate) describe() string {
 		}
 		parts[i] = a.Func.String() + "(" + sch.Field(a.Column).Name + ")"
 	}
-	return "MetadataAggregate " + m.Table.Name() + " aggs=[" + strings.Join(parts, ", ") + "] (from file statistics, else:)"
+	d := "MetadataAggregate " + m.Table.Name() + " aggs=[" + strings.Join(parts, ", ") + "]"
+	if len(m.Filters) > 0 {
+		d += " filters=[" + exprList(m.Filters) + "]"
+	}
+	return d + " (from file statistics, else:)"
 }
 
 // aggregateFromMetadata replaces an Aggregate without groups whose
 // aggregates are all count(*), count(col), min(col) or max(col) of
-// columns of one unfiltered, unlimited scan (through projections of bare
-// columns) by a MetadataAggregate, when the scanned table implements
-// MetadataAggregator.
+// columns of one unlimited scan (through projections of bare columns)
+// by a MetadataAggregate, when the scanned table implements
+// MetadataAggregator. The scan's filters go with it: with no Filter left
+// above the scan they are the whole predicate, which the table answers
+// only when partition values decide it for whole files.
 func aggregateFromMetadata(p Plan) (Plan, error) {
 	return transformPlan(p, func(n Plan) (Plan, error) {
 		a, ok := n.(*Aggregate)
 		if !ok || len(a.Groups) > 0 || len(a.Aggs) == 0 {
 			return n, nil
 		}
-		scan, cols := unfilteredScan(a.Input)
+		scan, cols := wholeScan(a.Input)
 		if scan == nil {
 			return n, nil
 		}
@@ -91,22 +100,22 @@ func aggregateFromMetadata(p Plan) (Plan, error) {
 			}
 			aggs[i] = MetadataAgg{Func: c.Func, Column: cols[ref.Index]}
 		}
-		return &MetadataAggregate{Table: scan.Table, Aggs: aggs, Cols: a.Cols, Fallback: a}, nil
+		return &MetadataAggregate{Table: scan.Table, Filters: scan.Filters, Aggs: aggs, Cols: a.Cols, Fallback: a}, nil
 	})
 }
 
-// unfilteredScan is the scan under projections of bare columns, with the
+// wholeScan is the scan under projections of bare columns, with the
 // table column each output column of p reads (-1: not a bare column);
-// nil when p is anything else or the scan has filters or a limit.
-func unfilteredScan(p Plan) (*Scan, []int) {
+// nil when p is anything else or the scan has a limit.
+func wholeScan(p Plan) (*Scan, []int) {
 	switch x := p.(type) {
 	case *Scan:
-		if len(x.Filters) > 0 || x.Limit >= 0 {
+		if x.Limit >= 0 {
 			return nil, nil
 		}
 		return x, x.Cols
 	case *Project:
-		s, in := unfilteredScan(x.Input)
+		s, in := wholeScan(x.Input)
 		if s == nil {
 			return nil, nil
 		}
@@ -120,4 +129,13 @@ func unfilteredScan(p Plan) (*Scan, []int) {
 		return s, out
 	}
 	return nil, nil
+}
+
+// ColumnsRead lists the input columns the expressions read.
+func ColumnsRead(es []Expr) map[int]bool {
+	out := map[int]bool{}
+	for _, e := range es {
+		columnsUsed(e, out)
+	}
+	return out
 }

@@ -10,7 +10,7 @@ import (
 // metadataAggregate is the one row the table's metadata gives, or the
 // fallback aggregate's operators when the metadata does not answer.
 func (b *builder) metadataAggregate(m *MetadataAggregate) (exec.RecordIterator, error) {
-	vals, ok, err := m.Table.(MetadataAggregator).AggregateFromMetadata(b.ctx, m.Aggs)
+	vals, ok, err := m.Table.(MetadataAggregator).AggregateFromMetadata(b.ctx, m.Filters, m.Aggs)
 	if err != nil {
 		return nil, err
 	}

@@ -2,12 +2,16 @@ package sqlexec
 
 import (
 	"context"
+	"errors"
 
 	"github.com/apache/arrow-go/v18/arrow"
 
 	"github.com/icesql/icesql/iceberg"
+	"github.com/icesql/icesql/iceberg/expr"
+	"github.com/icesql/icesql/iceberg/scan"
 	"github.com/icesql/icesql/planner"
 	"github.com/icesql/icesql/sqlexec/exec"
+	"github.com/icesql/icesql/sqlexec/pushdown"
 )
 
 var _ planner.MetadataAggregator = (*icebergTable)(nil)
@@ -21,8 +25,10 @@ var _ planner.MetadataAggregator = (*icebergTable)(nil)
 // in every file, and the column's type has untruncated bounds (not
 // strings, binary or nested values). A column a file lacks (added after
 // the file was written) has no metrics in it, so the answer falls back
-// to a scan.
-func (it *icebergTable) AggregateFromMetadata(ctx context.Context, aggs []planner.MetadataAgg) ([]any, bool, error) {
+// to a scan. With filters, every planned file must pass them whole (its
+// residual after the partition values is always true): filters on
+// identity partition columns, say.
+func (it *icebergTable) AggregateFromMetadata(ctx context.Context, filters []planner.Expr, aggs []planner.MetadataAgg) ([]any, bool, error) {
 	fields := it.schema.Fields()
 	states := make([]metaAggState, len(aggs))
 	for i, a := range aggs {
@@ -49,12 +55,12 @@ func (it *icebergTable) AggregateFromMetadata(ctx context.Context, aggs []planne
 		}
 	}
 	if it.snap != nil {
-		tasks, _, err := it.plan(ctx, planner.ScanRequest{Limit: -1})
-		if err != nil {
+		tasks, ok, err := it.wholeFiles(ctx, filters)
+		if err != nil || !ok {
 			return nil, false, err
 		}
 		for _, t := range tasks {
-			if len(t.Deletes) > 0 || t.File.Content != iceberg.ContentData {
+			if len(t.Deletes) > 0 || t.File.Content != iceberg.ContentData || !isAlwaysTrue(t.Residual) {
 				return nil, false, nil
 			}
 			for i := range states {
@@ -73,6 +79,46 @@ func (it *icebergTable) AggregateFromMetadata(ctx context.Context, aggs []planne
 		out[i] = v
 	}
 	return out, true, nil
+}
+
+// wholeFiles plans the files of the snapshot that filters select; false
+// when a filter does not convert exactly to an Iceberg expression.
+func (it *icebergTable) wholeFiles(ctx context.Context, filters []planner.Expr) ([]scan.FileScanTask, bool, error) {
+	var filter expr.Expr
+	if len(filters) > 0 {
+		if !partitionColumnsOnly(it.t.Metadata(), it.schema, filters) {
+			return nil, false, nil
+		}
+		f, ok := pushdown.Exact(it.arrow, filters)
+		if !ok {
+			return nil, false, nil
+		}
+		filter = f
+	}
+	tasks, _, err := scan.Plan(ctx, opener(ctx, it.t.IO()), it.t.Metadata(), it.snap.SnapshotID, filter, scan.Options{Schema: it.schema, Cache: it.manifests})
+	if err != nil && filter != nil && errors.Is(err, iceberg.ErrInvalidExpression) {
+		return nil, false, nil
+	}
+	return tasks, err == nil, err
+}
+
+// partitionColumnsOnly reports whether filters read only columns some
+// partition spec of the table derives a field from: a filter on any other
+// column leaves a residual in every file, so planning is not worth it.
+func partitionColumnsOnly(meta *iceberg.TableMetadata, schema *iceberg.Schema, filters []planner.Expr) bool {
+	sources := map[int]bool{}
+	for _, spec := range meta.Specs() {
+		for _, f := range spec.Fields {
+			sources[f.SourceID] = true
+		}
+	}
+	fields := schema.Fields()
+	for c := range planner.ColumnsRead(filters) {
+		if c < 0 || c >= len(fields) || !sources[fields[c].ID] {
+			return false
+		}
+	}
+	return true
 }
 
 // metaAggState is one aggregate summed over data files.
