@@ -91,6 +91,7 @@ func (c *parseCtx) rewriteRefs(from, to int, m *mappedText, rw *rewrite) error {
 	copied := c.toks[from].pos
 	intoSeen := false
 	casts := map[int]castSite{} // by the index of their AS token
+	plainEnd := from            // tokens before it may be a table name left as written
 	subs, err := c.planSubscripts(from, to)
 	if err != nil {
 		return err
@@ -130,7 +131,14 @@ func (c *parseCtx) rewriteRefs(from, to int, m *mappedText, rw *rewrite) error {
 				m.copy(c.src, copied, t.pos)
 				m.synth(CastMarker, t.pos)
 				copied = t.end
+			} else if toks[i+1].pos > t.end {
+				m.copy(c.src, copied, t.end)
+				copied = toks[i+1].pos
 			}
+			continue
+		case i >= plainEnd && c.spacedBuiltinCall(i, to):
+			m.copy(c.src, copied, t.end)
+			copied = toks[i+1].pos
 			continue
 		case t.isKw("PARTITION") && !(i+1 < to && (toks[i+1].isKw("BY") || toks[i+1].isOp("("))):
 			// Spark reads PARTITION as a name here (the column of the
@@ -217,6 +225,7 @@ func (c *parseCtx) rewriteRefs(from, to int, m *mappedText, rw *rewrite) error {
 			return err
 		}
 		if ref == nil {
+			plainEnd = end
 			continue
 		}
 		m.copy(c.src, copied, toks[start].pos)
@@ -226,6 +235,38 @@ func (c *parseCtx) rewriteRefs(from, to int, m *mappedText, rw *rewrite) error {
 	}
 	m.copy(c.src, copied, c.toks[to-1].end)
 	return nil
+}
+
+// spacedBuiltins are the functions TiDB's lexer takes for built-ins
+// only when "(" follows the name at once (MySQL without IGNORE_SPACE);
+// SQL allows space there (COUNT ( * ), SUM (x)). CAST is handled with
+// the Spark casts.
+var spacedBuiltins = map[string]bool{
+	"BIT_AND": true, "BIT_OR": true, "BIT_XOR": true, "COUNT": true,
+	"APPROX_COUNT_DISTINCT": true, "APPROX_PERCENTILE": true, "CURDATE": true,
+	"CURTIME": true, "DATE_ADD": true, "DATE_SUB": true, "EXTRACT": true,
+	"GROUP_CONCAT": true, "MAX": true, "MID": true, "MIN": true, "NOW": true,
+	"POSITION": true, "STD": true, "STDDEV": true, "STDDEV_POP": true,
+	"STDDEV_SAMP": true, "SUBSTR": true, "SUBSTRING": true, "SUM": true,
+	"SYSDATE": true, "TRANSLATE": true, "TRIM": true, "VARIANCE": true,
+	"VAR_POP": true, "VAR_SAMP": true,
+}
+
+// spacedBuiltinCall reports whether token i is one of spacedBuiltins
+// called with space before its "(": the space is dropped so TiDB parses
+// the call. A name in a table position is not (the caller skips those),
+// nor a WITH query's name before its column list (max (a) AS (...)).
+func (c *parseCtx) spacedBuiltinCall(i, to int) bool {
+	toks := c.toks
+	t := toks[i]
+	if t.kind != tkIdent || i+1 >= to || !toks[i+1].isOp("(") || toks[i+1].pos == t.end || !spacedBuiltins[strings.ToUpper(t.val)] {
+		return false
+	}
+	end, err := c.skipParens(i+1, to)
+	if err != nil {
+		return false
+	}
+	return !(end+1 < to && toks[end].isKw("AS") && toks[end+1].isOp("("))
 }
 
 // tableFactor reads a table name and Spark time travel at token i. It
