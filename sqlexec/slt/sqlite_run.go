@@ -32,6 +32,17 @@ type Refusal struct {
 	Reason  string
 }
 
+// Divergence is a difference of semantics by design, checked rather than
+// assumed: when a query's result is wrong, Rewrite gives the query in the
+// engine's own spelling of what the corpus means (ok false: not
+// applicable), and when the rewritten query returns the expected result
+// the record counts as refused with Reason. A rewritten query that still
+// differs leaves the record wrong.
+type Divergence struct {
+	Rewrite func(sql string) (string, bool)
+	Reason  string
+}
+
 // Outcome classifies one record's run.
 type Outcome int
 
@@ -113,6 +124,8 @@ type ScriptRunner struct {
 	// Engine is the name skipif/onlyif lines are compared with.
 	Engine   string
 	Refusals []Refusal
+	// Divergences are tried, in order, on queries whose result is wrong.
+	Divergences []Divergence
 	// HashThreshold, when positive, overrides the scripts' hash-threshold
 	// records (the C harness's -ht option).
 	HashThreshold int
@@ -163,7 +176,18 @@ func (r *ScriptRunner) Run(db ValueDB, file string, recs []ScriptRecord) (Script
 				out, msg = r.errorOutcome(err)
 				break
 			}
+			prev, hadLabel := labels[rec.Label]
 			out, msg = checkQuery(rec, ncols, rows, threshold, labels)
+			if out == Wrong && len(r.Divergences) > 0 {
+				if hadLabel {
+					labels[rec.Label] = prev
+				} else {
+					delete(labels, rec.Label)
+				}
+				if reason, ok := r.divergent(db, rec, threshold, labels); ok {
+					out, msg = Refused, reason
+				}
+			}
 		}
 		if out == Wrong || out == Errored {
 			if t := readsTainted(rec.SQL, tainted); t != "" {
@@ -187,6 +211,31 @@ func (r *ScriptRunner) Run(db ValueDB, file string, recs []ScriptRecord) (Script
 		}
 	}
 	return st, fails
+}
+
+// divergent reruns a wrong query through each applicable divergence and
+// returns the reason of the first whose result is the expected one.
+func (r *ScriptRunner) divergent(db ValueDB, rec ScriptRecord, threshold int, labels map[string]string) (string, bool) {
+	for _, d := range r.Divergences {
+		q, ok := d.Rewrite(rec.SQL)
+		if !ok || q == rec.SQL {
+			continue
+		}
+		ncols, rows, err := db.QueryValues(q)
+		if err != nil {
+			continue
+		}
+		prev, hadLabel := labels[rec.Label]
+		if out, _ := checkQuery(rec, ncols, rows, threshold, labels); out == Passed {
+			return d.Reason, true
+		}
+		if hadLabel {
+			labels[rec.Label] = prev
+		} else {
+			delete(labels, rec.Label)
+		}
+	}
+	return "", false
 }
 
 func (r *ScriptRunner) statementOutcome(rec ScriptRecord, err error) (Outcome, string) {

@@ -170,3 +170,64 @@ func TestParseScriptErrors(t *testing.T) {
 }
 
 func regexpMust(s string) *regexp.Regexp { return regexp.MustCompile(s) }
+
+func TestScriptDivergences(t *testing.T) {
+	script := `query I nosort label-1
+SELECT 7 / 2 * 2
+----
+6
+
+query I nosort label-1
+SELECT 6
+----
+6
+
+query I nosort
+SELECT 9 / 2 * 2
+----
+8
+
+query I nosort
+SELECT 8 / 2
+----
+4
+`
+	recs, err := ParseScript(strings.NewReader(script))
+	if err != nil {
+		t.Fatal(err)
+	}
+	db := &valueDB{rows: map[string][][]any{
+		"SELECT 7 / 2 * 2":   {{7.0}},
+		"SELECT 7 DIV 2 * 2": {{int64(6)}},
+		"SELECT 6":           {{int64(6)}},
+		"SELECT 9 / 2 * 2":   {{9.0}},
+		"SELECT 9 DIV 2 * 2": {{int64(10)}}, // the rewrite does not give the expected result either
+		"SELECT 8 / 2":       {{4.0}},
+	}}
+	div := Divergence{
+		Rewrite: func(q string) (string, bool) { return strings.ReplaceAll(q, "/", "DIV"), strings.Contains(q, "/") },
+		Reason:  "true division",
+	}
+	for _, tc := range []struct {
+		name        string
+		divergences []Divergence
+		passed      int
+		refused     int
+		wrong       int
+	}{
+		// the wrong hash of label-1 makes the second query wrong too
+		{"without", nil, 1, 0, 3},
+		{"with", []Divergence{div}, 2, 1, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := &ScriptRunner{Engine: "icesql", Divergences: tc.divergences}
+			st, fails := r.Run(db, "div.test", recs)
+			if st.Count[Passed] != tc.passed || st.Count[Refused] != tc.refused || st.Count[Wrong] != tc.wrong {
+				t.Fatalf("stats %v; failures %v", st, fails)
+			}
+			if tc.refused > 0 && st.RefusedBy["true division"] != tc.refused {
+				t.Errorf("refused by %v", st.RefusedBy)
+			}
+		})
+	}
+}
