@@ -78,6 +78,8 @@ type ScriptStats struct {
 	RefusedBy           map[string]int // refusal reason -> records
 	StatementTime       time.Duration
 	QueryTime           time.Duration
+	SlowestQuery        time.Duration // the longest one query took
+	SlowestAt           string        // file:line of that query
 }
 
 // Add adds o's counts to s.
@@ -95,6 +97,9 @@ func (s *ScriptStats) Add(o ScriptStats) {
 	}
 	s.StatementTime += o.StatementTime
 	s.QueryTime += o.QueryTime
+	if o.SlowestQuery > s.SlowestQuery {
+		s.SlowestQuery, s.SlowestAt = o.SlowestQuery, o.SlowestAt
+	}
 }
 
 // PassRate is passed / (passed + wrong + errors): the share of what
@@ -114,8 +119,12 @@ func (s ScriptStats) String() string {
 		}
 		return float64(n) / d.Seconds()
 	}
-	return fmt.Sprintf("%d statements (%.0f/s), %d queries (%.0f/s): %d passed, %d wrong, %d errors, %d refused by design, %d skipped; pass rate %.4f%%",
-		s.Statements, rate(s.Statements, s.StatementTime), s.Queries, rate(s.Queries, s.QueryTime),
+	slowest := ""
+	if s.SlowestAt != "" {
+		slowest = fmt.Sprintf(", slowest %s at %s", s.SlowestQuery.Round(time.Millisecond), s.SlowestAt)
+	}
+	return fmt.Sprintf("%d statements (%.0f/s), %d queries (%.0f/s%s): %d passed, %d wrong, %d errors, %d refused by design, %d skipped; pass rate %.4f%%",
+		s.Statements, rate(s.Statements, s.StatementTime), s.Queries, rate(s.Queries, s.QueryTime), slowest,
 		s.Count[Passed], s.Count[Wrong], s.Count[Errored], s.Count[Refused], s.Count[Skipped], 100*s.PassRate())
 }
 
@@ -171,7 +180,11 @@ func (r *ScriptRunner) Run(db ValueDB, file string, recs []ScriptRecord) (Script
 			st.Queries++
 			start := time.Now()
 			ncols, rows, err := db.QueryValues(rec.SQL)
-			st.QueryTime += time.Since(start)
+			took := time.Since(start)
+			st.QueryTime += took
+			if took > st.SlowestQuery {
+				st.SlowestQuery, st.SlowestAt = took, fmt.Sprintf("%s:%d", file, rec.Line)
+			}
 			if err != nil {
 				out, msg = r.errorOutcome(err)
 				break

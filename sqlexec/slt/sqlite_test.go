@@ -225,6 +225,9 @@ SELECT 8 / 2
 			if st.Count[Passed] != tc.passed || st.Count[Refused] != tc.refused || st.Count[Wrong] != tc.wrong {
 				t.Fatalf("stats %v; failures %v", st, fails)
 			}
+			if !strings.HasPrefix(st.SlowestAt, "div.test:") || !strings.Contains(st.String(), "slowest") {
+				t.Errorf("slowest query at %q: %v", st.SlowestAt, st)
+			}
 			if tc.refused > 0 && st.RefusedBy["true division"] != tc.refused {
 				t.Errorf("refused by %v", st.RefusedBy)
 			}
