@@ -109,7 +109,7 @@ func subqueryJoin(input Plan, sq *subqueryBase, t exec.JoinType, inExpr Expr, no
 	if !ok {
 		return nil
 	}
-	nLeft := len(input.Columns())
+	nLeft := numColumns(input)
 	right := inner
 	if len(keep) > 0 {
 		right = &Filter{Input: inner, Pred: conjoin(keep)}
@@ -295,7 +295,7 @@ func scalarJoin(input Plan, sq *subqueryBase) (Plan, Expr) {
 	for i, k := range innerKeys {
 		rightKeys[i] = &ColumnRef{Index: i, Name: cols[i].Name, Type: k.DataType()}
 	}
-	nLeft := len(input.Columns())
+	nLeft := numColumns(input)
 	j := &Join{Left: input, Right: grouped, Type: exec.JoinLeft, LeftKeys: outerKeys, RightKeys: rightKeys}
 	a := agg.Aggs[ref.Index]
 	var value Expr = &ColumnRef{Index: nLeft + len(innerKeys) + ref.Index, Name: ref.Name, Type: a.Type}

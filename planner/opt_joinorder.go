@@ -79,7 +79,7 @@ func (r *joinRegion) collect(p Plan, base int) {
 		r.offset = append(r.offset, base)
 		return
 	}
-	nLeft := len(j.Left.Columns())
+	nLeft := numColumns(j.Left)
 	for i := range j.LeftKeys {
 		l := shiftColumns(j.LeftKeys[i], base)
 		rk := shiftColumns(j.RightKeys[i], base+nLeft)
@@ -221,7 +221,7 @@ func (r *joinRegion) build(order []int, predRels []uint64, cols []Column) Plan {
 		}
 	}
 	for _, l := range order[1:] {
-		nLeft := len(cur.Columns())
+		nLeft := numColumns(cur)
 		set |= 1 << l
 		var conds []Expr
 		for i, rs := range predRels {

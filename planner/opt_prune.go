@@ -9,7 +9,7 @@ import (
 // pruneColumns drops columns no ancestor reads, down to the scans' column
 // lists, so tables read only what the query needs.
 func pruneColumns(p Plan) (Plan, error) {
-	all := make([]int, len(p.Columns()))
+	all := make([]int, numColumns(p))
 	for i := range all {
 		all[i] = i
 	}
@@ -20,7 +20,7 @@ func pruneColumns(p Plan) (Plan, error) {
 // prune rebuilds p to output at least the needed columns (sorted indexes
 // into p's output) and returns where each old column now is (-1: gone).
 func prune(p Plan, needed []int) (Plan, []int) {
-	n := len(p.Columns())
+	n := numColumns(p)
 	identity := func() []int {
 		m := make([]int, n)
 		for i := range m {
@@ -108,7 +108,7 @@ func prune(p Plan, needed []int) (Plan, []int) {
 		return agg, identity()
 	case *Window:
 		// Keep every call; read only the input columns above or the window needs.
-		nIn := len(x.Input.Columns())
+		nIn := numColumns(x.Input)
 		used := map[int]bool{}
 		for _, i := range needed {
 			if i < nIn {
@@ -124,13 +124,13 @@ func prune(p Plan, needed []int) (Plan, []int) {
 		w.Input = in
 		mapping := append([]int{}, m...)
 		for j := range x.Calls {
-			mapping = append(mapping, len(in.Columns())+j)
+			mapping = append(mapping, numColumns(in)+j)
 		}
 		return w, mapping
 	case *Generate:
 		return pruneGenerate(x, needed)
 	case *Join:
-		nLeft := len(x.Left.Columns())
+		nLeft := numColumns(x.Left)
 		lu, ru := map[int]bool{}, map[int]bool{}
 		for _, i := range needed {
 			if i < nLeft {
@@ -158,7 +158,7 @@ func prune(p Plan, needed []int) (Plan, []int) {
 		}
 		l, lm := prune(x.Left, sortedKeys(lu))
 		r, rm := prune(x.Right, sortedKeys(ru))
-		newLeft := len(l.Columns())
+		newLeft := numColumns(l)
 		c := *x
 		c.Left, c.Right = l, r
 		c.LeftKeys = remapAll(x.LeftKeys, toMap(lm))
@@ -183,7 +183,7 @@ func prune(p Plan, needed []int) (Plan, []int) {
 	if len(kids) > 0 {
 		nk := make([]Plan, len(kids))
 		for i, k := range kids {
-			all := make([]int, len(k.Columns()))
+			all := make([]int, numColumns(k))
 			for j := range all {
 				all[j] = j
 			}

@@ -104,7 +104,7 @@ func substitute(e Expr, exprs []Expr) Expr {
 }
 
 func pushIntoJoin(j *Join, preds []Expr) Plan {
-	nLeft := len(j.Left.Columns())
+	nLeft := numColumns(j.Left)
 	var left, right, above []Expr
 	// a predicate above an outer join may only move to the side whose
 	// rows the join preserves

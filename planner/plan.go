@@ -218,6 +218,26 @@ type Join struct {
 	NullAware           bool
 }
 
+// numColumns is len(p.Columns()) without building the list: a join
+// builds its list from its inputs' on every call, so counting that way
+// down a deep join tree (a 20-table join) is quadratic in allocations.
+func numColumns(p Plan) int {
+	switch x := p.(type) {
+	case *Join:
+		if x.Type == exec.JoinSemi || x.Type == exec.JoinAnti {
+			return numColumns(x.Left)
+		}
+		return numColumns(x.Left) + numColumns(x.Right)
+	case *Filter:
+		return numColumns(x.Input)
+	case *Sort:
+		return numColumns(x.Input)
+	case *Limit:
+		return numColumns(x.Input)
+	}
+	return len(p.Columns())
+}
+
 func (j *Join) Columns() []Column {
 	l := j.Left.Columns()
 	if j.Type == exec.JoinSemi || j.Type == exec.JoinAnti {
