@@ -59,6 +59,7 @@ var sltRefusals = []slt.Refusal{
 	{Pattern: regexp.MustCompile(`not supported: Iceberg has no triggers`), Reason: "Iceberg tables have no triggers"},
 	{Pattern: regexp.MustCompile(`not supported: Iceberg has no unique constraints`), Reason: "Iceberg has no unique constraints (a PRIMARY KEY becomes identifier fields, not enforced)"},
 	{Pattern: regexp.MustCompile(`not supported: Iceberg has no enforced (keys|constraints)`), Reason: "REPLACE INTO and INSERT OR REPLACE/IGNORE need enforced keys; MERGE INTO is the Iceberg form"},
+	{Pattern: regexp.MustCompile(`column \S+ must appear in GROUP BY or be used in an aggregate function`), Reason: "Spark refuses a column beside aggregates that is neither grouped nor aggregated, also under COALESCE or CASE that never reaches it (SQLite takes some row's value)"},
 	{Pattern: regexp.MustCompile(`column "[^"]*" assigned twice`), Reason: "Spark refuses two assignments to one column in UPDATE (SQLite keeps the last)"},
 }
 
