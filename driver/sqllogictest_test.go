@@ -23,7 +23,9 @@ import (
 // a shared/sqllogictest directory beside the repository (or beside one of
 // its parents). By default a short set runs; -slt.full runs every file
 // found, and -slt.corpus names another directory of .test files (the
-// wider corpus: select4-5, random/, index/).
+// wider corpus: select4-5, random/, index/), -slt.max N picking N of its
+// files evenly. Per file and in total the log gives statements/s,
+// queries/s, the slowest query and the refusals by reason.
 var (
 	sltFull   = flag.Bool("slt.full", false, "run every sqllogictest file of the shared corpus")
 	sltCorpus = flag.String("slt.corpus", "", "directory of further sqllogictest files to run (implies -slt.full over it)")
