@@ -185,6 +185,10 @@ func allNaN(v []float64) bool {
 // coordinates.
 func (g *Geom) WKB() []byte { return g.appendWKB(nil) }
 
+// quietNaN is the NaN of an empty point's coordinates as GEOS, JTS and
+// the other writers put it (Go's math.NaN() carries a payload bit).
+const quietNaN = 0x7ff8000000000000
+
 func (g *Geom) appendWKB(dst []byte) []byte {
 	code := uint32(g.Kind)
 	switch {
@@ -207,7 +211,7 @@ func (g *Geom) appendWKB(dst []byte) []byte {
 	case GeomPoint:
 		if len(g.Coords) == 0 {
 			for i := 0; i < s; i++ {
-				dst = binary.LittleEndian.AppendUint64(dst, math.Float64bits(math.NaN()))
+				dst = binary.LittleEndian.AppendUint64(dst, quietNaN)
 			}
 		} else {
 			put(g.Coords[:s])

@@ -111,13 +111,27 @@ func parquetValue(arr arrow.Array, i int, target iceberg.Type) (any, error) {
 	}
 	switch a := arr.(type) {
 	case *array.Timestamp:
+		// Scaled to the column's unit directly: through nanoseconds a
+		// microsecond value past 2262 would overflow.
 		unit := a.DataType().(*arrow.TimestampType).Unit
-		ns := int64(a.Value(i)) * int64(unit.Multiplier())
+		v := int64(a.Value(i))
 		switch target.(type) {
 		case iceberg.TimestampNsType, iceberg.TimestampTzNsType:
-			return iceberg.TimestampNano(ns), nil
+			m := int64(unit.Multiplier())
+			if v > math.MaxInt64/m || v < math.MinInt64/m {
+				return nil, fmt.Errorf("%w: timestamp %d %s is outside timestamp_ns (years 1677 to 2262)", ErrBadValue, v, unit)
+			}
+			return iceberg.TimestampNano(v * m), nil
 		}
-		return iceberg.Timestamp(floorDiv(ns, 1000)), nil
+		switch unit {
+		case arrow.Second:
+			v *= 1_000_000
+		case arrow.Millisecond:
+			v *= 1000
+		case arrow.Nanosecond:
+			v = floorDiv(v, 1000)
+		}
+		return iceberg.Timestamp(v), nil
 	case *array.Time32:
 		unit := a.DataType().(*arrow.Time32Type).Unit
 		v := int64(a.Value(i))
