@@ -91,6 +91,13 @@ func (b *binder) bindExpr(n ast.ExprNode, sc *scope) (Expr, error) {
 		}
 	}
 	if sc.agg != nil {
+		if c, ok := n.(*ast.ColumnNameExpr); ok {
+			if item, ok := sc.havingAlias(c); ok {
+				inner := *sc
+				inner.aliases = nil
+				return b.bindExpr(item, &inner)
+			}
+		}
 		if e, ok, err := sc.agg.lookup(b, n); ok || err != nil {
 			return e, err
 		}

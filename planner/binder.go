@@ -251,7 +251,9 @@ func (b *binder) bindSelect(s *ast.SelectStmt, outer *scope, sub *subqueryBase) 
 	}
 	var having Expr
 	if s.Having != nil {
-		if having, err = b.bindExpr(s.Having.Expr, post); err != nil {
+		hsc := *post
+		hsc.aliases = items
+		if having, err = b.bindExpr(s.Having.Expr, &hsc); err != nil {
 			return nil, err
 		}
 		if having, err = coerceBool(having, "HAVING"); err != nil {

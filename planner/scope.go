@@ -17,6 +17,25 @@ type scope struct {
 	agg   *aggCtx
 	// win collects window calls; nil where they are not allowed.
 	win *winCtx
+	// aliases are the select list HAVING may name (as Spark lets it).
+	aliases []selectItem
+}
+
+// havingAlias finds the select item an unqualified name in HAVING
+// denotes: one named so, when no input column is.
+func (sc *scope) havingAlias(c *ast.ColumnNameExpr) (ast.ExprNode, bool) {
+	if len(sc.aliases) == 0 || c.Name.Table.O != "" {
+		return nil, false
+	}
+	if _, err := sc.agg.input.resolve("", c.Name.Name.O); err == nil {
+		return nil, false
+	}
+	for _, it := range sc.aliases {
+		if strings.EqualFold(it.name, c.Name.Name.O) {
+			return it.ast, true
+		}
+	}
+	return nil, false
 }
 
 func (sc *scope) resolve(qual, name string) (Expr, error) {
