@@ -184,7 +184,7 @@ func TypeFromJSON(data []byte) (Type, error) {
 		if strings.EqualFold(strings.TrimSpace(name), "variant") {
 			return VariantType{}, nil
 		}
-		if g, ok, err := parseGeoType(name); ok {
+		if g, ok, err := ParseGeoType(name); ok {
 			return g, err
 		}
 		return ParseType(name)

@@ -144,10 +144,10 @@ func IsGeo(t Type) bool {
 	return false
 }
 
-// parseGeoType parses "geometry", "geometry(C)", "geography",
+// ParseGeoType parses "geometry", "geometry(C)", "geography",
 // "geography(C)" and "geography(C, A)" (case-insensitive keywords; the CRS
 // keeps its case). ok is false when name is neither.
-func parseGeoType(name string) (t Type, ok bool, err error) {
+func ParseGeoType(name string) (t Type, ok bool, err error) {
 	s := strings.TrimSpace(name)
 	lower := strings.ToLower(s)
 	var kw string

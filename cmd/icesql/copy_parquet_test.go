@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -189,21 +190,9 @@ func TestCopyParquetTimestampNanos(t *testing.T) {
 		"2,,,,",
 		"3,2024-01-02 03:04:05.987654321,2024-01-02 03:04:05.000000001,2024-01-02 03:04:05,2024-01-02 03:04:05.123456",
 	}
-	if len(lines) != 4 || !slicesEqual(lines[1:], want) {
+	if len(lines) != 4 || !slices.Equal(lines[1:], want) {
 		t.Fatalf("rows:\n%s\nwant:\n%s", out, strings.Join(want, "\n"))
 	}
-}
-
-func slicesEqual(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // TestCopyGeometry: \copy fills geometry and geography columns from WKT

@@ -8,34 +8,13 @@ import (
 )
 
 // parseGeoType reads geometry[(crs)] and geography[(crs[, algorithm])]
-// as DESCRIBE prints them (arguments quoted or not).
+// as DESCRIBE prints them: Iceberg's type strings with quoted arguments.
 func parseGeoType(t string) (iceberg.Type, bool, error) {
-	var name string
-	switch {
-	case strings.HasPrefix(t, "geometry"):
-		name = "geometry"
-	case strings.HasPrefix(t, "geography"):
-		name = "geography"
-	default:
-		return nil, false, nil
+	g, ok, err := iceberg.ParseGeoType(strings.ReplaceAll(t, "'", ""))
+	if ok && err != nil {
+		err = fmt.Errorf("%w: %q: %w", ErrUnsupportedType, t, err)
 	}
-	var args []string
-	if t != name {
-		var ok bool
-		if args, ok = cutCall(t, name); !ok || len(args) > 2 || (name == "geometry" && len(args) > 1) {
-			return nil, true, fmt.Errorf("%w: %q", ErrUnsupportedType, t)
-		}
-		for i, a := range args {
-			args[i] = strings.Trim(a, `'"`)
-		}
-	}
-	args = append(args, "", "")
-	if name == "geometry" {
-		g, err := iceberg.NewGeometryType(args[0])
-		return g, true, err
-	}
-	g, err := iceberg.NewGeographyType(args[0], args[1])
-	return g, true, err
+	return g, ok, err
 }
 
 // geoValue turns WKT text, \x-prefixed hex WKB or WKB bytes into the

@@ -329,6 +329,9 @@ func TestParseType(t *testing.T) {
 		{"bigint", iceberg.LongType{}}, {"decimal(10, 2)", iceberg.DecimalType{Precision: 10, Scale: 2}},
 		{"fixed(4)", iceberg.FixedType{Length: 4}}, {"timestamp", iceberg.TimestampTzType{}},
 		{"timestamp_ntz", iceberg.TimestampType{}}, {"STRING", iceberg.StringType{}},
+		{"timestamp_ns", iceberg.TimestampNsType{}}, {"timestamptz_ns", iceberg.TimestampTzNsType{}},
+		{"geometry", iceberg.GeometryType{}}, {"geometry('srid:3857')", iceberg.GeometryType{CRS: "srid:3857"}},
+		{"geography('OGC:CRS84', 'karney')", iceberg.GeographyType{Algorithm: "karney"}},
 		{"array<int>", &iceberg.ListType{Element: iceberg.IntType{}}},
 		{"map<string, decimal(9, 2)>", &iceberg.MapType{Key: iceberg.StringType{}, Value: iceberg.DecimalType{Precision: 9, Scale: 2}}},
 		{"struct<a: int, `b c`: array<struct<x: date>>>", &iceberg.StructType{FieldList: []iceberg.NestedField{
@@ -341,7 +344,7 @@ func TestParseType(t *testing.T) {
 			t.Errorf("ParseType(%q) = %v, %v", tt.in, got, err)
 		}
 	}
-	for _, bad := range []string{"array<int", "decimal(99, 2)", "struct<a int>", "fixed(0)", "map<int>", "array<nope>", "struct<>", "array<int>>", "struct<`a: int>", "array<decimal(1, 2>"} {
+	for _, bad := range []string{"array<int", "decimal(99, 2)", "struct<a int>", "fixed(0)", "map<int>", "array<nope>", "struct<>", "array<int>>", "struct<`a: int>", "array<decimal(1, 2>", "geometry('a', 'b')", "geography(x"} {
 		if _, err := ParseType(bad); !errors.Is(err, ErrUnsupportedType) {
 			t.Errorf("ParseType(%q) = %v, want ErrUnsupportedType", bad, err)
 		}
