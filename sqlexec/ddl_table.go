@@ -134,9 +134,17 @@ func (s *Session) createTable(ctx context.Context, st *parser.CreateTableStmt) (
 		return Result{}, err
 	}
 	created := missingDirs(loc, s.engine.warehouseDir())
-	t, err := table.Create(ctx, s.engine.env, id, schema, loc, table.CreateOptions{Spec: spec, Properties: props})
+	opts := table.CreateOptions{Spec: spec, Properties: props}
+	var n int64
+	if query == nil {
+		_, err = table.Create(ctx, s.engine.env, id, schema, loc, opts)
+	} else {
+		n, err = s.createAsSelect(ctx, id, schema, loc, opts, query)
+	}
 	if err != nil {
-		created.remove()
+		if !errors.Is(err, iceberg.ErrCommitStateUnknown) {
+			created.remove()
+		}
 		if errors.Is(err, iceberg.ErrTableAlreadyExists) {
 			if verr := s.viewInstead(ctx, id, err); verr != err {
 				return Result{}, verr // IF NOT EXISTS does not make a view a table
@@ -147,19 +155,34 @@ func (s *Session) createTable(ctx context.Context, st *parser.CreateTableStmt) (
 		}
 		return Result{}, err
 	}
-	if query == nil {
-		return Result{}, nil
+	return Result{RowsAffected: n}, nil
+}
+
+// createAsSelect creates the table and its first snapshot in one commit
+// (table.StageCreate): readers never see it empty, and a query that fails
+// leaves no table. The name is checked first so that a taken one fails
+// before the query runs; a create that wins meanwhile fails the commit.
+func (s *Session) createAsSelect(ctx context.Context, id table.Identifier, schema *iceberg.Schema, loc string,
+	opts table.CreateOptions, query *boundQuery) (int64, error) {
+	taken, err := s.engine.catalog.TableExists(ctx, id)
+	if err == nil && !taken && s.engine.catalog.SupportsViews() {
+		taken, err = s.engine.catalog.ViewExists(ctx, id)
+	}
+	if err != nil {
+		return 0, err
+	}
+	if taken {
+		return 0, fmt.Errorf("%w: %s", iceberg.ErrTableAlreadyExists, id)
+	}
+	t, err := table.StageCreate(ctx, s.engine.env, id, schema, loc, opts)
+	if err != nil {
+		return 0, err
 	}
 	n, err := s.appendQuery(ctx, t, query, nil)
-	if err != nil {
-		// CTAS is one statement: undo the empty table.
-		if _, derr := s.engine.catalog.DropTable(context.WithoutCancel(ctx), id); derr == nil {
-			s.purgeFiles(context.WithoutCancel(ctx), t)
-			created.remove()
-		}
-		return Result{}, err
+	if err == nil && n == 0 {
+		_, err = t.CommitCreate(ctx) // no rows, so no snapshot: the table alone
 	}
-	return Result{RowsAffected: n}, nil
+	return n, err
 }
 
 // locationURI turns a LOCATION given as a path into a file:// URI;

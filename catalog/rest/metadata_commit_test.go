@@ -71,6 +71,12 @@ func TestEngineWritesNoMetadataOverREST(t *testing.T) {
 	if err := tx.Commit(); err != nil {
 		t.Fatal(err)
 	}
+	// CTAS: one commit with assert-create (stage-create's second half)
+	exec(t, db, "CREATE TABLE c AS SELECT id, v FROM a WHERE id > 1",
+		"CREATE TABLE e AS SELECT id FROM a WHERE id > 100")
+	if got := count(t, db, "SELECT count(*) FROM c") + 10*count(t, db, "SELECT count(*) FROM c.snapshots"); got != 11 {
+		t.Fatalf("c: rows + 10*snapshots = %d, want 11", got)
+	}
 	if got := count(t, db, "SELECT count(*) FROM a") + 10*count(t, db, "SELECT count(*) FROM b"); got != 32 {
 		t.Fatalf("a + 10*b = %d rows, want 32", got)
 	}
@@ -86,8 +92,8 @@ func TestEngineWritesNoMetadataOverREST(t *testing.T) {
 			creates++
 		}
 	}
-	if creates != 2 || !slices.Contains(calls, "POST /v1/transactions/commit") {
-		t.Errorf("want 2 creates and a transaction commit, requests were %q", calls)
+	if creates != 3 || !slices.Contains(calls, "POST /v1/transactions/commit") || !slices.Contains(calls, "POST /v1/namespaces/default/tables/c") {
+		t.Errorf("want 3 creates (a, b, and e without rows), a transaction commit and c's create-commit, requests were %q", calls)
 	}
 	mu.Unlock()
 
@@ -99,7 +105,7 @@ func TestEngineWritesNoMetadataOverREST(t *testing.T) {
 	if v := count(t, direct, "SELECT count(*) FROM a.snapshots"); v != 3 {
 		t.Errorf("a has %d snapshots, want 3", v)
 	}
-	for _, tbl := range []string{"a", "b"} {
+	for _, tbl := range []string{"a", "b", "c", "e"} {
 		versions := map[string]bool{}
 		rows, err := direct.Query("SELECT file FROM " + tbl + ".metadata_log_entries")
 		if err != nil {

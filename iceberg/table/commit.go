@@ -13,6 +13,9 @@ import (
 // pointer, retrying per commit.retry.* when another writer won the swap.
 // It returns the committed table. Validation failures are never retried.
 func (u *SnapshotUpdate) Commit(ctx context.Context) (*Table, error) {
+	if u.table.creating != nil {
+		return u.commitCreate(ctx)
+	}
 	started := time.Now()
 	env := u.table.env
 	// Data files become durable before the table's commit lock is taken,

@@ -70,6 +70,9 @@ type Table struct {
 	meta     *iceberg.TableMetadata
 	location string // the metadata.json read, or for a staged table its written base
 	staged   bool   // meta holds changes of an open transaction not yet written
+	// creating holds, for a table StageCreate made, the updates that
+	// build its first version: it has no catalog row until a commit.
+	creating []iceberg.Update
 	// list is the manifest list this process wrote for the snapshot it
 	// committed, so the next commit on this version need not read it back.
 	list *writtenList
