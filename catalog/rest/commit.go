@@ -27,17 +27,23 @@ func (c *Catalog) change(ctx context.Context, tc catalog.TableCommit) (restapi.C
 		return restapi.CommitTableRequest{}, nil, fmt.Errorf("%w: %s is not a version of table %s", catalog.ErrInvalidArgument, tc.New, tc.Ident)
 	}
 	updates := iceberg.DiffMetadata(base, next)
-	var added []int64
-	for _, u := range updates {
-		if a, ok := u.(iceberg.AddSnapshotUpdate); ok {
-			added = append(added, a.Snapshot.SnapshotID)
-		}
-	}
 	return restapi.CommitTableRequest{
 		Identifier:   &restapi.TableIdentifier{Namespace: tc.Ident.Namespace, Name: tc.Ident.Name},
 		Requirements: iceberg.RequirementsFor(base, updates),
 		Updates:      updates,
-	}, added, nil
+	}, addedSnapshots(updates), nil
+}
+
+// addedSnapshots are the ids of the snapshots updates add: what shows
+// that a commit landed when its reply was lost.
+func addedSnapshots(updates []iceberg.Update) []int64 {
+	var ids []int64
+	for _, u := range updates {
+		if a, ok := u.(iceberg.AddSnapshotUpdate); ok {
+			ids = append(ids, a.Snapshot.SnapshotID)
+		}
+	}
+	return ids
 }
 
 // CommitTable sends the difference between the expected and the next

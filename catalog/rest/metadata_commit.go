@@ -88,11 +88,7 @@ func (c *Catalog) CommitChanges(ctx context.Context, changes []table.TableChange
 		reqs[i] = restapi.CommitTableRequest{
 			Identifier:   &restapi.TableIdentifier{Namespace: ch.Ident.Namespace, Name: ch.Ident.Name},
 			Requirements: ch.Requirements, Updates: ch.Updates}
-		for _, u := range ch.Updates {
-			if a, ok := u.(iceberg.AddSnapshotUpdate); ok {
-				added[ch.Ident.String()] = append(added[ch.Ident.String()], a.Snapshot.SnapshotID)
-			}
-		}
+		added[ch.Ident.String()] = addedSnapshots(ch.Updates)
 	}
 	if len(changes) == 1 {
 		var r restapi.CommitTableResponse

@@ -19,18 +19,29 @@ type CreateOptions struct {
 // the metadata file is removed again. A catalog that writes metadata
 // itself (MetadataCommitter) creates the table from meta instead.
 func Create(ctx context.Context, env *Env, ident Identifier, schema *iceberg.Schema, location string, opts CreateOptions) (*Table, error) {
-	spec := opts.Spec
-	if spec == nil {
-		spec = iceberg.UnpartitionedSpec
-	}
-	order := opts.SortOrder
-	if order == nil {
-		order = iceberg.UnsortedOrder
-	}
+	spec, order := opts.specAndOrder()
 	meta, err := iceberg.NewTableMetadata(schema, spec, order, location, opts.Properties)
 	if err != nil {
 		return nil, err
 	}
+	return createFrom(ctx, env, ident, meta)
+}
+
+// specAndOrder are the options' spec and sort order, unpartitioned and
+// unsorted when unset.
+func (o CreateOptions) specAndOrder() (*iceberg.PartitionSpec, *iceberg.SortOrder) {
+	spec, order := o.Spec, o.SortOrder
+	if spec == nil {
+		spec = iceberg.UnpartitionedSpec
+	}
+	if order == nil {
+		order = iceberg.UnsortedOrder
+	}
+	return spec, order
+}
+
+// createFrom creates a table whose first version is meta.
+func createFrom(ctx context.Context, env *Env, ident Identifier, meta *iceberg.TableMetadata) (*Table, error) {
 	if m, ok := env.Catalog.(MetadataCommitter); ok {
 		c, err := m.CreateFromMetadata(ctx, ident, meta)
 		if err != nil {

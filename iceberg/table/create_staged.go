@@ -16,13 +16,7 @@ import (
 // sees it empty and a failed query leaves no table behind. CommitCreate
 // creates it without a snapshot.
 func StageCreate(ctx context.Context, env *Env, ident Identifier, schema *iceberg.Schema, location string, opts CreateOptions) (*Table, error) {
-	spec, order := opts.Spec, opts.SortOrder
-	if spec == nil {
-		spec = iceberg.UnpartitionedSpec
-	}
-	if order == nil {
-		order = iceberg.UnsortedOrder
-	}
+	spec, order := opts.specAndOrder()
 	b, err := iceberg.NewTableBuilder(schema, spec, order, location, opts.Properties)
 	if err != nil {
 		return nil, err
@@ -34,24 +28,12 @@ func StageCreate(ctx context.Context, env *Env, ident Identifier, schema *iceber
 	return &Table{env: env, ident: ident, meta: meta, staged: true, creating: b.Updates()}, nil
 }
 
-// Staged reports whether t is a StageCreate table not yet created.
-func (t *Table) Staged() bool { return t.creating != nil }
-
 // CommitCreate creates a staged table as it is, without a snapshot.
 func (t *Table) CommitCreate(ctx context.Context) (*Table, error) {
 	if t.creating == nil {
 		return nil, fmt.Errorf("table: %s is not a staged create", t.ident)
 	}
-	return Create(ctx, t.env, t.ident, t.meta.CurrentSchema(), t.meta.Location(), CreateOptions{
-		Spec: t.meta.CurrentSpec(), SortOrder: t.meta.SortOrder(), Properties: withFormatVersion(t.meta)})
-}
-
-func withFormatVersion(m *iceberg.TableMetadata) map[string]string {
-	props := map[string]string{iceberg.PropFormatVersion: fmt.Sprint(m.FormatVersion())}
-	for k, v := range m.Properties() {
-		props[k] = v
-	}
-	return props
+	return createFrom(ctx, t.env, t.ident, t.meta)
 }
 
 // commitCreate commits an update made on a staged table: one attempt,
@@ -69,10 +51,10 @@ func (u *SnapshotUpdate) commitCreate(ctx context.Context) (*Table, error) {
 		err = u.installCreate(ctx, at)
 	}
 	if err != nil {
-		if at != nil && !errors.Is(err, iceberg.ErrCommitStateUnknown) {
-			u.cleanup(context.WithoutCancel(ctx), at.written)
-		}
-		if !errors.Is(err, iceberg.ErrCommitStateUnknown) {
+		if !errors.Is(err, iceberg.ErrCommitStateUnknown) { // it may have landed: keep everything
+			if at != nil {
+				u.cleanup(context.WithoutCancel(ctx), at.written)
+			}
 			u.abandon(context.WithoutCancel(ctx))
 		}
 		return nil, err

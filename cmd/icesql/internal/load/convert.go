@@ -23,7 +23,7 @@ var (
 
 // fromText converts a text field to the Iceberg Go value of t.
 func fromText(t iceberg.Type, s string) (any, error) {
-	if isGeo(t) {
+	if iceberg.IsGeo(t) {
 		return geoValue(s)
 	}
 	switch t := t.(type) {
@@ -231,7 +231,7 @@ func jsonKind(v any) string {
 // the file's column) to the table column's type: widening numbers, and
 // text through the text conversion.
 func coerce(t iceberg.Type, v any) (any, error) {
-	if v != nil && isGeo(t) {
+	if v != nil && iceberg.IsGeo(t) {
 		return geoValue(v)
 	}
 	switch x := v.(type) {

@@ -43,11 +43,3 @@ func geoValue(v any) ([]byte, error) {
 	}
 	return g.WKB(), nil
 }
-
-func isGeo(t iceberg.Type) bool {
-	switch t.(type) {
-	case iceberg.GeometryType, iceberg.GeographyType:
-		return true
-	}
-	return false
-}
