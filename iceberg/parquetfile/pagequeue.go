@@ -57,7 +57,10 @@ type pageQueue struct {
 // pageSlot is one claimed page: done is closed once c is decoded (or err
 // says why not).
 type pageSlot struct {
-	c    *chunkData
+	c *chunkData
+	// src is the source that claimed the page and must decode it: the
+	// queue's source may change to parquet-go pages meanwhile.
+	src  pageSource
 	err  error
 	done chan struct{}
 }
@@ -134,6 +137,7 @@ func (q *pageQueue) claimNext() *pageSlot {
 		q.src = &goPages{ref: q.ref, leaf: q.leaf, node: q.node, maxDef: q.maxDef, skip: q.entries - q.remaining}
 		n, err = q.src.claim(c)
 	}
+	s.src = q.src
 	if err == nil {
 		q.remaining -= int64(n)
 	} else {
@@ -159,7 +163,7 @@ func (q *pageQueue) finish(s *pageSlot) {
 		return // failed at claim
 	default:
 	}
-	s.err = q.src.decode(s.c)
+	s.err = s.src.decode(s.c)
 	close(s.done)
 }
 
