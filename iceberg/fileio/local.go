@@ -2,9 +2,11 @@ package fileio
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"iter"
 	"net/url"
@@ -158,7 +160,7 @@ func NewFileBase(location string) string {
 // (/dev/zero would never end) or a FIFO (opening it would wait for a
 // writer) is ErrNotAFile, checked before the open and again after.
 func (l *Local) Open(_ context.Context, location string) (InputFile, error) {
-	p, err := existingPath(location)
+	p, err := LocalPath(location)
 	if err != nil {
 		return nil, err
 	}
@@ -166,7 +168,29 @@ func (l *Local) Open(_ context.Context, location string) (InputFile, error) {
 	if err != nil {
 		return nil, err
 	}
+	if st.Size() <= wholeReadMax {
+		return readWhole(f, st.Size(), location)
+	}
 	return &localInput{File: f, size: st.Size(), loc: location}, nil
+}
+
+// wholeReadMax is the size up to which Open reads a file whole and closes
+// it at once. Small files are the common case of many commits (one data
+// file per INSERT, every manifest and manifest list): one read replaces a
+// read per footer, page header and column chunk, and no descriptor stays
+// open while a query runs.
+const wholeReadMax = 128 << 10
+
+func readWhole(f *os.File, size int64, location string) (InputFile, error) {
+	defer f.Close()
+	buf := make([]byte, size)
+	if _, err := io.ReadFull(f, buf); err != nil {
+		if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
+			err = fmt.Errorf("file shrank while being read: %w", err)
+		}
+		return nil, wrapOS("read", location, err)
+	}
+	return &memInput{Reader: bytes.NewReader(buf), loc: location}, nil
 }
 
 // OpenRegular opens the local file at path for reading if it is a regular
@@ -177,15 +201,10 @@ func OpenRegular(path string) (*os.File, error) {
 }
 
 func openRegular(p, location string) (*os.File, fs.FileInfo, error) {
-	if st, err := os.Stat(p); err != nil {
-		return nil, nil, wrapOS("stat", location, err)
-	} else if !st.Mode().IsRegular() {
-		return nil, nil, &PathError{Op: "open", Location: location, Err: ErrNotAFile}
-	}
-	f, err := os.Open(p)
+	f, err := openNoWait(p)
 	if errors.Is(err, fs.ErrNotExist) {
 		if lp := legacyPath(location); lp != "" {
-			if lf, lerr := os.Open(lp); lerr == nil {
+			if lf, lerr := openNoWait(lp); lerr == nil {
 				f, err = lf, nil
 			}
 		}
@@ -198,7 +217,7 @@ func openRegular(p, location string) (*os.File, fs.FileInfo, error) {
 		f.Close()
 		return nil, nil, wrapOS("stat", location, err)
 	}
-	if !st.Mode().IsRegular() { // replaced between the two looks
+	if !st.Mode().IsRegular() {
 		f.Close()
 		return nil, nil, &PathError{Op: "open", Location: location, Err: ErrNotAFile}
 	}
@@ -369,6 +388,15 @@ type localInput struct {
 
 func (f *localInput) Size() int64      { return f.size }
 func (f *localInput) Location() string { return f.loc }
+
+// memInput is a small file read whole at Open (wholeReadMax).
+type memInput struct {
+	*bytes.Reader
+	loc string
+}
+
+func (f *memInput) Close() error     { return nil }
+func (f *memInput) Location() string { return f.loc }
 
 type localOutput struct {
 	f       *os.File
