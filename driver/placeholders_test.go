@@ -3,6 +3,8 @@ package driver_test
 import (
 	"database/sql"
 	"errors"
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -109,5 +111,58 @@ func TestPlaceholderErrors(t *testing.T) {
 				t.Fatalf("got %v, want %v containing %q", err, tt.is, tt.want)
 			}
 		})
+	}
+}
+
+// Placeholders in every part of a MERGE (source query, ON, WHEN
+// conditions, SET and INSERT values) take their arguments in the order of
+// the text, and a prepared MERGE runs again with new ones.
+func TestMergePlaceholders(t *testing.T) {
+	db := openDB(t, t.TempDir())
+	mustExec(t, db, "CREATE TABLE m (k BIGINT, v BIGINT)")
+	mustExec(t, db, "INSERT INTO m VALUES (1, 10), (2, 10)")
+	stmt, err := db.Prepare(`MERGE INTO m t
+		USING (SELECT CAST(? AS BIGINT) AS k, CAST(? AS BIGINT) AS d) s
+		ON t.k = s.k AND t.v < ?
+		WHEN MATCHED AND s.d <> ? THEN UPDATE SET v = t.v + s.d * ?
+		WHEN NOT MATCHED THEN INSERT VALUES (s.k, s.d + ?)`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stmt.Close()
+	runs := []struct {
+		args []any
+		want string
+	}{
+		{[]any{1, 3, 100, 0, 2, 0}, "1:16 2:10"},           // k=1 matched: 10 + 3*2
+		{[]any{3, 7, 100, 0, 1, 1000}, "1:16 2:10 3:1007"}, // k=3 not matched: inserted 7 + 1000
+		{[]any{2, 5, 5, 0, 1, 0}, "1:16 2:10 3:1007 2:5"},  // ON fails (10 < 5 is false): inserted
+	}
+	for i, r := range runs {
+		if _, err := stmt.Exec(r.args...); err != nil {
+			t.Fatalf("run %d: %v", i, err)
+		}
+		rows, err := db.Query("SELECT k, v FROM m ORDER BY k, v DESC")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for rows.Next() {
+			var k, v int64
+			if err := rows.Scan(&k, &v); err != nil {
+				t.Fatal(err)
+			}
+			got = append(got, fmt.Sprintf("%d:%d", k, v))
+		}
+		rows.Close()
+		want := strings.Fields(r.want)
+		slices.SortFunc(want, func(a, b string) int { return strings.Compare(a, b) })
+		slices.Sort(got)
+		if !slices.Equal(got, want) {
+			t.Fatalf("run %d: got %v, want %v", i, got, want)
+		}
+	}
+	if _, err := db.Exec("MERGE INTO m t USING (SELECT ? AS k) s ON t.k = s.k WHEN MATCHED THEN DELETE"); err == nil {
+		t.Fatal("MERGE with a placeholder and no argument ran")
 	}
 }

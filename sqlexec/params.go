@@ -29,17 +29,19 @@ type paramBinder struct {
 func newParamBinder(stmt parser.Statement) *paramBinder {
 	pb := &paramBinder{sites: map[ast.Node]int{}}
 	pb.roots = tidbRoots(stmt)
-	mc := &markerCounter{}
-	for _, r := range pb.roots {
-		r.Accept(mc)
-	}
 	// Order placeholders by their position in the text, which is the
-	// order of the arguments.
-	sort.SliceStable(mc.markers, func(i, j int) bool { return mc.markers[i].Offset < mc.markers[j].Offset })
-	for i, m := range mc.markers {
-		pb.sites[m] = i
+	// order of the arguments. Roots come in the order of the text, and
+	// each was parsed from its own piece of it (offsets are within the
+	// piece), so markers are ordered root by root.
+	for _, r := range pb.roots {
+		mc := &markerCounter{}
+		r.Accept(mc)
+		sort.SliceStable(mc.markers, func(i, j int) bool { return mc.markers[i].Offset < mc.markers[j].Offset })
+		for _, m := range mc.markers {
+			pb.sites[m] = pb.count
+			pb.count++
+		}
 	}
-	pb.count = len(mc.markers)
 	return pb
 }
 
@@ -58,6 +60,8 @@ func tidbRoots(stmt parser.Statement) []ast.Node {
 		return tidbRoots(s.Stmt)
 	case *parser.CallStmt:
 		return callArgRoots(s)
+	case *parser.MergeStmt:
+		return mergeRoots(s)
 	case *parser.CopyToStmt:
 		if s.Query != nil {
 			return []ast.Node{s.Query.Node}
