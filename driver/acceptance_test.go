@@ -221,6 +221,9 @@ func TestChildProcess(t *testing.T) {
 				t.Fatalf("transfer %d: %v", i, err)
 			}
 		}
+	case "torture":
+		first, _ := strconv.ParseInt(os.Getenv(envTortureKeys), 10, 64)
+		tortureChild(t, openDB(t, wh), first)
 	case "kill":
 		e, err := sqlexec.Open(ctx, sqlexec.Config{Warehouse: wh})
 		if err != nil {
