@@ -1,9 +1,11 @@
 package driver_test
 
 import (
+	"compress/gzip"
 	"context"
 	"database/sql"
 	"flag"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -153,7 +155,7 @@ func (d sltValueDB) QueryValues(q string) (int, [][]any, error) {
 func sltFiles(t *testing.T, dir string) []string {
 	var files []string
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".test") {
+		if err == nil && !d.IsDir() && (strings.HasSuffix(p, ".test") || strings.HasSuffix(p, ".test.gz")) {
 			rel, _ := filepath.Rel(dir, p)
 			files = append(files, filepath.ToSlash(rel))
 		}
@@ -164,6 +166,26 @@ func sltFiles(t *testing.T, dir string) []string {
 	}
 	slices.Sort(files)
 	return files
+}
+
+// sltParseFile reads one script, gzip-compressed when its name ends in .gz
+// (the wider corpus sample in testdata/sqllogictest is kept so).
+func sltParseFile(path string) ([]slt.ScriptRecord, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var r io.Reader = f
+	if strings.HasSuffix(path, ".gz") {
+		zr, err := gzip.NewReader(f)
+		if err != nil {
+			return nil, err
+		}
+		defer zr.Close()
+		r = zr
+	}
+	return slt.ParseScript(r)
 }
 
 // TestSQLiteLogic runs SQLite's sqllogictest files through the driver and
@@ -201,12 +223,7 @@ func TestSQLiteLogic(t *testing.T) {
 	var total slt.ScriptStats
 	for _, src := range todo {
 		t.Run(src.file, func(t *testing.T) {
-			f, err := os.Open(filepath.Join(src.dir, filepath.FromSlash(src.file)))
-			if err != nil {
-				t.Fatal(err)
-			}
-			recs, err := slt.ParseScript(f)
-			f.Close()
+			recs, err := sltParseFile(filepath.Join(src.dir, filepath.FromSlash(src.file)))
 			if err != nil {
 				t.Fatalf("%s: %v", src.file, err)
 			}
