@@ -24,6 +24,7 @@ import (
 	"github.com/icesql/icesql/iceberg"
 	"github.com/icesql/icesql/iceberg/fileio"
 	s3io "github.com/icesql/icesql/iceberg/fileio/s3"
+	"github.com/icesql/icesql/iceberg/maintenance"
 	"github.com/icesql/icesql/iceberg/scan"
 	"github.com/icesql/icesql/iceberg/table"
 )
@@ -159,7 +160,8 @@ func Open(ctx context.Context, cfg Config) (*Engine, error) {
 	vended.base = cfg.FileIO
 	e := &Engine{cfg: cfg, catalog: cat, warehouseURI: uri, objectStore: objectStore, tables: newTableCache(tableCacheSize),
 		manifests: scan.NewManifestCache(0)}
-	e.env = &table.Env{Catalog: table.FromCatalog(cat), IO: fio, Reporter: cfg.Reporter}
+	e.env = &table.Env{Catalog: table.FromCatalog(cat), IO: fio, Reporter: cfg.Reporter,
+		RemoveExpired: maintenance.RemoveExpiredFiles}
 	return e, nil
 }
 

@@ -81,13 +81,7 @@ func (s *Session) Commit(ctx context.Context) error {
 	}
 	x := s.tx.txn
 	s.tx = nil
-	if err := x.Commit(ctx); err != nil {
-		return err
-	}
-	for _, t := range x.Committed() {
-		s.autoExpire(ctx, t)
-	}
-	return nil
+	return x.Commit(ctx)
 }
 
 // Rollback discards the staged writes and removes their files.
@@ -135,7 +129,6 @@ func (s *Session) stage(ctx context.Context, u *table.SnapshotUpdate) (*table.Ta
 		t, err := u.Commit(ctx)
 		if err == nil {
 			s.engine.tables.put(t)
-			s.autoExpire(ctx, t)
 		}
 		return t, err
 	}

@@ -58,37 +58,37 @@ func ExpireSnapshots(ctx context.Context, tbl *table.Table, opts ExpireOptions) 
 	}
 
 	var before *iceberg.TableMetadata
-	var plan retentionPlan
+	var plan table.RetentionPlan
 	build := func(t *table.Table) ([]iceberg.Update, error) {
 		m := t.Metadata()
 		if !gcEnabled(m) {
 			return nil, fmt.Errorf("%w: cannot expire snapshots", ErrGCDisabled)
 		}
 		before = m
-		plan = planRetention(m, policyFor(t, m, opts, explicit))
+		plan = table.PlanRetention(m, policyFor(t, m, opts, explicit))
 		for id := range explicit {
-			if names := plan.refsByHead[id]; len(names) > 0 {
+			if names := plan.RefsByHead[id]; len(names) > 0 {
 				return nil, &SnapshotError{Op: "expire", SnapshotID: id,
 					Err: fmt.Errorf("%w: %v", ErrSnapshotReferenced, names)}
 			}
 		}
-		if opts.DryRun || (len(plan.expire) == 0 && len(plan.droppedRefs) == 0) {
+		if opts.DryRun || (len(plan.Expire) == 0 && len(plan.DroppedRefs) == 0) {
 			return nil, nil
 		}
 		var ups []iceberg.Update
 		// Re-asserting every kept ref makes a concurrent move of any of
 		// them fail this commit, which is then recomputed.
 		for name, ref := range m.Refs() {
-			if !slices.Contains(plan.droppedRefs, name) {
+			if !slices.Contains(plan.DroppedRefs, name) {
 				ups = append(ups, iceberg.SetSnapshotRefUpdate{Name: name, Ref: ref})
 			}
 		}
-		for _, name := range plan.droppedRefs {
+		for _, name := range plan.DroppedRefs {
 			ref, _ := m.Ref(name)
 			ups = append(ups, iceberg.SetSnapshotRefUpdate{Name: name, Ref: ref}, iceberg.RemoveSnapshotRefUpdate{Name: name})
 		}
-		if len(plan.expire) > 0 {
-			ups = append(ups, iceberg.RemoveSnapshotsUpdate{SnapshotIDs: plan.expire})
+		if len(plan.Expire) > 0 {
+			ups = append(ups, iceberg.RemoveSnapshotsUpdate{SnapshotIDs: plan.Expire})
 		}
 		return ups, nil
 	}
@@ -96,8 +96,8 @@ func ExpireSnapshots(ctx context.Context, tbl *table.Table, opts ExpireOptions) 
 	if err != nil {
 		return ExpireResult{}, err
 	}
-	res := ExpireResult{ExpiredSnapshotIDs: plan.expire}
-	if len(plan.expire) == 0 {
+	res := ExpireResult{ExpiredSnapshotIDs: plan.Expire}
+	if len(plan.Expire) == 0 {
 		return res, nil
 	}
 	after := committed.Metadata()
@@ -111,22 +111,33 @@ func ExpireSnapshots(ctx context.Context, tbl *table.Table, opts ExpireOptions) 
 	return deleteExpired(ctx, tbl, doomed, opts, res)
 }
 
+// RemoveExpiredFiles deletes the files that only the expired snapshots of
+// before reached and no snapshot of after does: what expire_snapshots
+// deletes after its commit. It is table.Env's RemoveExpired, for commits
+// that expire history themselves (history.expire.on-commit.enabled), and
+// must only be called once after is installed.
+func RemoveExpiredFiles(ctx context.Context, before *iceberg.TableMetadata, after *table.Table, expired []int64) error {
+	if len(expired) == 0 || !gcEnabled(after.Metadata()) {
+		return nil
+	}
+	doomed, err := expiredFiles(ctx, after, before, after.Metadata(), table.RetentionPlan{Expire: expired})
+	if err != nil {
+		return err
+	}
+	_, err = deleteExpired(ctx, after, doomed, ExpireOptions{}, ExpireResult{ExpiredSnapshotIDs: expired})
+	return err
+}
+
 // policyFor resolves the retention defaults from the options and the
 // table properties.
-func policyFor(t *table.Table, m *iceberg.TableMetadata, opts ExpireOptions, explicit map[int64]bool) retentionPolicy {
-	nowMs := now(t).UnixMilli()
-	p := retentionPolicy{
-		nowMs:          nowMs,
-		expireOlderMs:  nowMs - m.PropertyInt(iceberg.PropMaxSnapshotAgeMs, iceberg.DefaultMaxSnapshotAgeMs),
-		minSnapshots:   int(m.PropertyInt(iceberg.PropMinSnapshotsToKeep, iceberg.DefaultMinSnapshotsToKeep)),
-		defaultRefAge:  m.PropertyInt(iceberg.PropMaxRefAgeMs, iceberg.DefaultMaxRefAgeMs),
-		explicitExpire: explicit,
-	}
+func policyFor(t *table.Table, m *iceberg.TableMetadata, opts ExpireOptions, explicit map[int64]bool) table.RetentionPolicy {
+	p := table.PolicyOf(m, now(t).UnixMilli())
+	p.ExplicitExpire = explicit
 	if !opts.OlderThan.IsZero() {
-		p.expireOlderMs = opts.OlderThan.UnixMilli()
+		p.ExpireOlderMs = opts.OlderThan.UnixMilli()
 	}
 	if opts.RetainLast > 0 {
-		p.minSnapshots = opts.RetainLast
+		p.MinSnapshots = opts.RetainLast
 	}
 	return p
 }
@@ -142,10 +153,10 @@ type doomedFiles struct {
 // expiredFiles computes what the expired snapshots reach and the kept
 // snapshots do not. after is the committed metadata (nil on a dry run:
 // the kept snapshots of before are used).
-func expiredFiles(ctx context.Context, tbl *table.Table, before, after *iceberg.TableMetadata, plan retentionPlan) (*doomedFiles, error) {
+func expiredFiles(ctx context.Context, tbl *table.Table, before, after *iceberg.TableMetadata, plan table.RetentionPlan) (*doomedFiles, error) {
 	var keptSnaps, expiredSnaps []*iceberg.Snapshot
 	expired := map[int64]bool{}
-	for _, id := range plan.expire {
+	for _, id := range plan.Expire {
 		expired[id] = true
 	}
 	for _, s := range before.Snapshots() {
@@ -160,13 +171,31 @@ func expiredFiles(ctx context.Context, tbl *table.Table, before, after *iceberg.
 		keptMeta = after
 		keptSnaps = after.Snapshots()
 	}
-	kept := newReachable()
-	if err := kept.collect(ctx, tbl, keptMeta, keptSnaps, nil, true); err != nil {
+	// Manifest lists first: the manifests' entries need reading only when
+	// some manifest is reached by expired snapshots alone (a history of
+	// appends shares every manifest with a later snapshot).
+	kept, gone := newReachable(), newReachable()
+	keptMfs, err := kept.addSnapshots(ctx, tbl, keptSnaps)
+	if err != nil {
 		return nil, err
 	}
-	gone := newReachable()
-	if err := gone.collect(ctx, tbl, before, expiredSnaps, kept.manifests, false); err != nil {
+	goneMfs, err := gone.addSnapshots(ctx, tbl, expiredSnaps)
+	if err != nil {
 		return nil, err
+	}
+	var goneOnly []iceberg.ManifestFile
+	for _, mf := range goneMfs {
+		if _, live := kept.manifests[mf.Path]; !live {
+			goneOnly = append(goneOnly, mf)
+		}
+	}
+	if len(goneOnly) > 0 {
+		if err := kept.readEntries(ctx, tbl, keptMeta, keptMfs, true); err != nil {
+			return nil, err
+		}
+		if err := gone.readEntries(ctx, tbl, before, goneOnly, false); err != nil {
+			return nil, err
+		}
 	}
 	d := &doomedFiles{content: map[string]iceberg.FileContent{}}
 	for p, c := range gone.files {

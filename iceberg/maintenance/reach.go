@@ -24,13 +24,30 @@ func newReachable() *reachable {
 // readWorkers is how many manifests are read at once.
 const readWorkers = 8
 
-// collectReachable adds what the snapshots reach. Manifests in skip are
-// recorded but their entries are not read (their files are accounted
-// elsewhere). With liveOnly, DELETED entries are ignored: a file a
-// manifest only records as deleted is not reachable through it.
+// collect adds what the snapshots reach. Manifests in skip are recorded
+// but their entries are not read (their files are accounted elsewhere).
+// With liveOnly, DELETED entries are ignored: a file a manifest only
+// records as deleted is not reachable through it.
 func (r *reachable) collect(ctx context.Context, tbl *table.Table, meta *iceberg.TableMetadata,
 	snaps []*iceberg.Snapshot, skip map[string]iceberg.ManifestFile, liveOnly bool) error {
+	mfs, err := r.addSnapshots(ctx, tbl, snaps)
+	if err != nil {
+		return err
+	}
 	var toRead []iceberg.ManifestFile
+	for _, mf := range mfs {
+		if _, skipped := skip[mf.Path]; !skipped {
+			toRead = append(toRead, mf)
+		}
+	}
+	return r.readEntries(ctx, tbl, meta, toRead, liveOnly)
+}
+
+// addSnapshots records the snapshots' manifest lists and manifests,
+// without reading the manifests, and returns the manifests it had not
+// seen before.
+func (r *reachable) addSnapshots(ctx context.Context, tbl *table.Table, snaps []*iceberg.Snapshot) ([]iceberg.ManifestFile, error) {
+	var added []iceberg.ManifestFile
 	for _, s := range snaps {
 		if s.ManifestList != "" {
 			// A v1 snapshot may name its manifests inline instead.
@@ -39,21 +56,19 @@ func (r *reachable) collect(ctx context.Context, tbl *table.Table, meta *iceberg
 			}
 			r.lists[s.ManifestList] = true
 		}
-		mfs, err := table.ManifestsOf(ctx, tbl.IO(), s)
+		mfs, err := tbl.SnapshotManifests(ctx, s)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		for _, mf := range mfs {
 			if _, seen := r.manifests[mf.Path]; seen {
 				continue
 			}
 			r.manifests[mf.Path] = mf
-			if _, skipped := skip[mf.Path]; !skipped {
-				toRead = append(toRead, mf)
-			}
+			added = append(added, mf)
 		}
 	}
-	return r.readEntries(ctx, tbl, meta, toRead, liveOnly)
+	return added, nil
 }
 
 // readEntries reads manifests in parallel and records their files.

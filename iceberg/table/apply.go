@@ -24,6 +24,9 @@ type attempt struct {
 	written   []string // manifest list, rewritten/merged manifests, metadata.json
 	list      *writtenList
 	summary   *summaryBuilder
+	// expired are the snapshots the attempt also removes
+	// (expireHistory), whose files go once it landed.
+	expired []int64
 }
 
 // apply builds the snapshot of this update on top of base (attempt n).

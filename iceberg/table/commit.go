@@ -33,7 +33,10 @@ func (u *SnapshotUpdate) Commit(ctx context.Context) (*Table, error) {
 	for {
 		at, err := u.apply(ctx, base, n)
 		if err == nil {
-			if err = at.write(ctx); err == nil {
+			if err = at.expireHistory(); err == nil {
+				err = at.write(ctx)
+			}
+			if err == nil {
 				err = u.syncFiles(ctx, at)
 			}
 			if err == nil {
@@ -45,6 +48,7 @@ func (u *SnapshotUpdate) Commit(ctx context.Context) (*Table, error) {
 				u.report(ctx, at, n, started, nil)
 				deleteOldMetadata(ctx, at.base, at)
 				u.removeReplacedManifests(ctx, at)
+				removeExpired(ctx, at, committed)
 				return committed, nil
 			}
 			if errors.Is(err, iceberg.ErrCommitStateUnknown) {
@@ -108,7 +112,10 @@ func (u *SnapshotUpdate) install(ctx context.Context, at *attempt, n int, policy
 		if at, err = u.apply(ctx, base, n); err != nil {
 			return nil, n, err // apply removed what it wrote
 		}
-		if err = at.write(ctx); err == nil {
+		if err = at.expireHistory(); err == nil {
+			err = at.write(ctx)
+		}
+		if err == nil {
 			err = u.syncFiles(ctx, at)
 		}
 		if err != nil {

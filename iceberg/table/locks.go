@@ -83,6 +83,9 @@ func newer(a, b *Table) bool {
 // the table's commit lock.
 func (e *Env) remember(t *Table) {
 	e.commits.state(t.ident.String()).latest = t
+	if t.list != nil {
+		e.lists.put(t.list.location, t.list.manifests)
+	}
 }
 
 // cachedAt is the table at location when this Env committed exactly that

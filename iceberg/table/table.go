@@ -31,8 +31,18 @@ type Env struct {
 	// Faults lets tests fail the write path at a chosen step; nil in production.
 	Faults *Faults
 
+	// RemoveExpired, when set, removes the files that only the snapshots
+	// a commit expired reached (history.expire.on-commit.enabled), after
+	// that commit landed: before is the metadata the commit started from
+	// and after the table it installed. maintenance.RemoveExpiredFiles is
+	// the one icesql's engine sets; without it those files are left for
+	// remove_orphan_files.
+	RemoveExpired func(ctx context.Context, before *iceberg.TableMetadata, after *Table, expired []int64) error
+
 	// commits serialises this Env's commits per table (locks.go).
 	commits commitState
+	// lists keeps manifest lists read or written (list_cache.go).
+	lists listCache
 }
 
 // createLazy creates a metadata-side file (manifest, manifest list,

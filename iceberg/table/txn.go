@@ -228,6 +228,7 @@ func (x *Txn) Commit(ctx context.Context) error {
 				x.committed = append(x.committed, committed)
 				deleteOldMetadata(ctx, at.base, at)
 				x.removeUnreferenced(ctx, tt)
+				removeExpired(ctx, at, committed)
 			}
 			return nil
 		}
@@ -388,6 +389,9 @@ func (x *Txn) attempt(ctx context.Context, written []*txnTable, n int, locs []st
 			}
 			// The first step logged base's metadata file; the rest were staged.
 			at.base, at.meta = base, cur.meta
+		}
+		if err := at.expireHistory(); err != nil {
+			return fail(err)
 		}
 		if err := at.write(ctx); err != nil {
 			return fail(err)
