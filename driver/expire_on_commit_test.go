@@ -85,6 +85,40 @@ func TestExpireOnCommit(t *testing.T) {
 		t.Error("time travel to an expired snapshot worked")
 	}
 
+	// A DELETE's removed files go once no retained snapshot has them, and
+	// no file a retained snapshot reads goes before.
+	dataDir := filepath.Join(wh, "default.db", "t", "data")
+	mustExec(t, db, "DELETE FROM t WHERE id <= 10")
+	for i := int64(1); i <= keep; i++ {
+		mustExec(t, db, "INSERT INTO t VALUES (?)", 100+i)
+		if got := queryInt(t, db, "SELECT count(*) FROM t.snapshots"); got != keep {
+			t.Fatalf("%d snapshots, want %d", got, keep)
+		}
+		rows, err := db.Query("SELECT snapshot_id FROM t.snapshots")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var snaps []int64
+		for rows.Next() {
+			var id int64
+			if err := rows.Scan(&id); err != nil {
+				t.Fatal(err)
+			}
+			snaps = append(snaps, id)
+		}
+		rows.Close()
+		for _, id := range snaps {
+			queryInt(t, db, fmt.Sprintf("SELECT count(*) FROM t VERSION AS OF %d", id)) // every file there
+		}
+	}
+	onDisk := globCount(t, filepath.Join(dataDir, "*.parquet")) + globCount(t, filepath.Join(dataDir, "*.puffin"))
+	if live := queryInt(t, db, "SELECT count(*) FROM t.files"); onDisk != live {
+		t.Fatalf("%d data and delete files on disk, %d live: the DELETE's removed files stayed", onDisk, live)
+	}
+	if got := queryInt(t, db, "SELECT sum(id) FROM t"); got != n*(n+1)/2-55+3*100+6 {
+		t.Fatalf("sum after DELETE = %d", got)
+	}
+
 	// Off (the default), nothing expires.
 	mustExec(t, db, "CREATE TABLE u (id BIGINT) TBLPROPERTIES ('history.expire.max-snapshot-age-ms'='0')")
 	for i := 1; i <= 5; i++ {
