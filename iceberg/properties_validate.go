@@ -50,7 +50,7 @@ var boolProperties = map[string]bool{
 }
 
 // ValidateProperty checks the value of a table property the engine reads
-// as a number or a boolean; other properties are accepted as they are
+// as a number, a boolean or a metadata codec; other properties are accepted as they are
 // (their readers report bad values when they use them).
 func ValidateProperty(key, value string) error {
 	if least, ok := minIntProperties[key]; ok {
@@ -61,6 +61,10 @@ func ValidateProperty(key, value string) error {
 	}
 	if boolProperties[key] && !strings.EqualFold(value, "true") && !strings.EqualFold(value, "false") {
 		return &PropertyError{Key: key, Value: value, Want: "true or false"}
+	}
+	// Java's TableMetadataParser.Codec takes these two names, in any case.
+	if key == PropMetadataCompression && !strings.EqualFold(value, "none") && !strings.EqualFold(value, "gzip") {
+		return &PropertyError{Key: key, Value: value, Want: "none or gzip"}
 	}
 	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path"
+	"strings"
 
 	"github.com/icesql/icesql/iceberg"
 	"github.com/icesql/icesql/iceberg/fileio"
@@ -19,7 +20,7 @@ func writeMetadataFile(ctx context.Context, env *Env, meta *iceberg.TableMetadat
 			version = len(meta.MetadataLog())
 		}
 	}
-	gz := meta.Property(iceberg.PropMetadataCompression, iceberg.DefaultMetadataCompression) == "gzip"
+	gz := strings.EqualFold(meta.Property(iceberg.PropMetadataCompression, iceberg.DefaultMetadataCompression), "gzip")
 	name := iceberg.NewMetadataFileName(version)
 	if gz {
 		name = name[:len(name)-len(".metadata.json")] + ".gz.metadata.json"
