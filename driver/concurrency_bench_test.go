@@ -5,7 +5,9 @@ import (
 	"database/sql"
 	"fmt"
 	"maps"
+	"os"
 	"path/filepath"
+	"slices"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -160,9 +162,26 @@ func BenchmarkCommitLatencyHistory(b *testing.B) {
 					b.Fatal(err)
 				}
 				b.ReportMetric(float64(snaps), "snapshots-after")
+				b.ReportMetric(float64(newestMetadataSize(b, filepath.Join(wh, "default.db", "t", "metadata"))), "metadata-bytes")
 			})
 		}
 	}
+}
+
+// newestMetadataSize is the size of the metadata.json of the highest
+// version in dir (its names start with the zero-padded version).
+func newestMetadataSize(b *testing.B, dir string) int64 {
+	b.Helper()
+	files, err := filepath.Glob(filepath.Join(dir, "*.metadata.json"))
+	if err != nil || len(files) == 0 {
+		b.Fatalf("no metadata.json in %s (%v)", dir, err)
+	}
+	slices.Sort(files)
+	fi, err := os.Stat(files[len(files)-1])
+	if err != nil {
+		b.Fatal(err)
+	}
+	return fi.Size()
 }
 
 // addHistory gives default.t n more snapshots in one metadata commit, each
