@@ -175,6 +175,8 @@ func prune(p Plan, needed []int) (Plan, []int) {
 		}
 		if x.Type == exec.JoinSemi || x.Type == exec.JoinAnti {
 			mapping = lm
+		} else {
+			c.Unread = unreadColumns(newLeft+numColumns(r), needed, mapping)
 		}
 		return &c, mapping
 	}
@@ -192,6 +194,24 @@ func prune(p Plan, needed []int) (Plan, []int) {
 		p = withInputs(p, nk)
 	}
 	return p, identity()
+}
+
+// unreadColumns marks the n new output columns that no needed old column
+// maps to (nil when every column is read).
+func unreadColumns(n int, needed, mapping []int) []bool {
+	unread := make([]bool, n)
+	for i := range unread {
+		unread[i] = true
+	}
+	for _, i := range needed {
+		if i < len(mapping) && mapping[i] >= 0 {
+			unread[mapping[i]] = false
+		}
+	}
+	if !slices.Contains(unread, true) {
+		return nil
+	}
+	return unread
 }
 
 func setOf(xs []int) map[int]bool {

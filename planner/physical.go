@@ -153,7 +153,7 @@ func (b *builder) buildNode(p Plan) (exec.RecordIterator, error) {
 			return nil, err
 		}
 		j := &exec.HashJoin{Left: l, Right: r, LeftKeys: toExec(n.LeftKeys), RightKeys: toExec(n.RightKeys),
-			Type: n.Type, NullAware: n.NullAware, Out: SchemaOf(n.Columns()), EC: b.ec}
+			Type: n.Type, NullAware: n.NullAware, Out: SchemaOf(n.Columns()), EC: b.ec, Unread: n.Unread}
 		if n.Residual != nil {
 			j.Residual = n.Residual
 		}

@@ -99,7 +99,7 @@ func (b *builder) parallelAggregate(n *Aggregate, aggs []exec.AggSpec) (exec.Rec
 				it = x.operator(it, b.ec)
 			case *Join:
 				j := &exec.HashJoin{Left: it, Shared: builds[x], LeftKeys: toExec(x.LeftKeys), Type: x.Type,
-					NullAware: x.NullAware, Out: SchemaOf(x.Columns()), EC: b.ec}
+					NullAware: x.NullAware, Out: SchemaOf(x.Columns()), EC: b.ec, Unread: x.Unread}
 				if x.Residual != nil {
 					j.Residual = x.Residual
 				}

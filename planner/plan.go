@@ -216,6 +216,9 @@ type Join struct {
 	LeftKeys, RightKeys []Expr
 	Residual            Expr
 	NullAware           bool
+	// Unread marks the output columns no ancestor reads (set by projection
+	// pruning; nil: all are read): the join need not gather their values.
+	Unread []bool
 }
 
 // numColumns is len(p.Columns()) without building the list: a join

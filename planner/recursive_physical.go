@@ -89,7 +89,7 @@ func (b *builder) sharedJoin(n *Join, jb *exec.JoinBuild) (exec.RecordIterator, 
 		return nil, err
 	}
 	j := &exec.HashJoin{Left: l, Shared: jb, LeftKeys: toExec(n.LeftKeys), RightKeys: toExec(n.RightKeys),
-		Type: n.Type, NullAware: n.NullAware, Out: SchemaOf(n.Columns()), EC: b.ec}
+		Type: n.Type, NullAware: n.NullAware, Out: SchemaOf(n.Columns()), EC: b.ec, Unread: n.Unread}
 	if n.Residual != nil {
 		j.Residual = n.Residual
 	}

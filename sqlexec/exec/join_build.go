@@ -21,7 +21,7 @@ type JoinBuild struct {
 	err     error
 	cols    []arrow.Array
 	rows    int
-	table   map[string][]int32
+	table   *joinTable
 	hasNull bool
 }
 
@@ -64,29 +64,16 @@ func (jb *JoinBuild) hash(ctx context.Context, bs []arrow.RecordBatch) error {
 		return err
 	}
 	jb.cols, jb.rows = cols, n
-	jb.table = map[string][]int32{}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
 	all := array.NewRecordBatch(schema, cols, int64(n))
 	defer all.Release()
 	keys, err := evalAll(jb.EC, all, jb.Keys)
 	if err != nil {
 		return err
 	}
-	defer ReleaseArrays(keys)
-	var buf []byte
-	for r := 0; r < n; r++ {
-		if r%4096 == 0 {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-		}
-		var null bool
-		buf, null = appendRowKey(buf[:0], keys, r)
-		if null && !jb.NullsEqual {
-			jb.hasNull = true
-			continue
-		}
-		jb.table[string(buf)] = append(jb.table[string(buf)], int32(r))
-	}
+	jb.table, jb.hasNull = newJoinTable(keys, n, jb.NullsEqual)
 	return nil
 }
 
@@ -95,6 +82,7 @@ func (jb *JoinBuild) Close() {
 	jb.Input.Close()
 	ReleaseArrays(jb.cols)
 	jb.cols = nil
+	jb.table.release()
 }
 
 // appendRowKey appends row r's key (all key columns) to buf.

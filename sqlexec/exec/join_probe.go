@@ -15,7 +15,8 @@ type probeCursor struct {
 	n       int
 	next    int     // next probe row to look up
 	row     int32   // the row whose candidates remain
-	cands   []int32 // its build rows not yet paired
+	cand    int32   // its next build row not yet paired (-1: none)
+	heads   []int32 // per probe row, its first matching build row (-1: none)
 	hit     []bool
 	null    []bool
 	paired  bool    // every candidate pair has been produced
@@ -41,17 +42,12 @@ func (j *HashJoin) newProbe(b arrow.RecordBatch) (*probeCursor, error) {
 	}
 	n := int(b.NumRows())
 	c := &probeCursor{batch: b, keys: keys, n: n, hit: make([]bool, n), null: make([]bool, n),
-		skipHit: j.Type == JoinSemi || j.Type == JoinAnti}
+		heads: make([]int32, n), cand: -1, skipHit: j.Type == JoinSemi || j.Type == JoinAnti}
+	j.buf = j.jb.table.lookup(keys, j.jb.NullsEqual, c.heads, c.null, j.buf)
 	if c.skipHit && j.Residual == nil {
 		// an existence test needs no pairs
-		for r := 0; r < n; r++ {
-			var null bool
-			j.buf, null = appendRowKey(j.buf[:0], keys, r)
-			if null && !j.jb.NullsEqual {
-				c.null[r] = true
-				continue
-			}
-			c.hit[r] = len(j.jb.table[string(j.buf)]) > 0
+		for r, h := range c.heads {
+			c.hit[r] = h >= 0
 		}
 		c.paired = true
 	}
@@ -61,30 +57,21 @@ func (j *HashJoin) newProbe(b arrow.RecordBatch) (*probeCursor, error) {
 // nextPairs fills c.li/c.ri with at most max candidate pairs.
 func (j *HashJoin) nextPairs(c *probeCursor, max int) {
 	c.li, c.ri = c.li[:0], c.ri[:0]
+	next := j.jb.table.next
 	for len(c.li) < max {
-		if len(c.cands) == 0 || (c.skipHit && c.hit[c.row]) {
+		if c.cand < 0 || (c.skipHit && c.hit[c.row]) {
 			if c.next >= c.n {
-				c.paired, c.cands = true, nil
+				c.paired, c.cand = true, -1
 				return
 			}
 			r := c.next
 			c.next++
-			var null bool
-			j.buf, null = appendRowKey(j.buf[:0], c.keys, r)
-			if null && !j.jb.NullsEqual {
-				c.null[r] = true
-				c.cands = nil
-				continue
-			}
-			c.row, c.cands = int32(r), j.jb.table[string(j.buf)]
+			c.row, c.cand = int32(r), c.heads[r]
 			continue
 		}
-		take := min(max-len(c.li), len(c.cands))
-		for _, m := range c.cands[:take] {
-			c.li = append(c.li, c.row)
-			c.ri = append(c.ri, m)
-		}
-		c.cands = c.cands[take:]
+		c.li = append(c.li, c.row)
+		c.ri = append(c.ri, c.cand)
+		c.cand = next[c.cand]
 	}
 }
 
@@ -216,12 +203,58 @@ func (j *HashJoin) pairBatch(ctx context.Context, left []arrow.Array, li, ri []i
 }
 
 func (j *HashJoin) assemble(ctx context.Context, left []arrow.Array, li, ri []int32) (arrow.RecordBatch, error) {
+	if j.Unread != nil && len(j.Unread) == len(left)+len(j.jb.cols) {
+		cols, err := j.gatherRead(ctx, left, li, ri)
+		if err != nil {
+			return nil, err
+		}
+		defer ReleaseArrays(cols)
+		return NewBatch(j.EC, j.Out, cols, int64(len(li)))
+	}
 	c, err := j.pairBatch(ctx, left, li, ri)
 	if err != nil {
 		return nil, err
 	}
 	defer c.Release()
 	return NewBatch(j.EC, j.Out, c.Columns(), c.NumRows())
+}
+
+// gatherRead gathers the pairs' values of the columns someone reads and
+// fills the others with NULLs.
+func (j *HashJoin) gatherRead(ctx context.Context, left []arrow.Array, li, ri []int32) ([]arrow.Array, error) {
+	n := len(li)
+	out := make([]arrow.Array, len(left)+len(j.jb.cols))
+	side := func(cols []arrow.Array, idx []int32, off int) error {
+		var read []arrow.Array
+		for c, col := range cols {
+			if !j.Unread[off+c] {
+				read = append(read, col)
+			}
+		}
+		got, err := takeColumns(ctx, j.EC, read, idx)
+		if err != nil {
+			return err
+		}
+		k := 0
+		for c, col := range cols {
+			if j.Unread[off+c] {
+				out[off+c] = array.MakeArrayOfNull(j.EC.Mem, col.DataType(), n)
+				continue
+			}
+			out[off+c] = got[k]
+			k++
+		}
+		return nil
+	}
+	if err := side(left, li, 0); err != nil {
+		ReleaseArrays(out)
+		return nil, err
+	}
+	if err := side(j.jb.cols, ri, len(left)); err != nil {
+		ReleaseArrays(out)
+		return nil, err
+	}
+	return out, nil
 }
 
 // unmatchedRight emits, batch by batch, the build rows no probe row

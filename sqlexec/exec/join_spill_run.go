@@ -181,7 +181,7 @@ func (sp *joinSpill) open(p joinPart) {
 	sp.curJB = NewJoinBuild(j.EC, build, j.RightKeys, j.NullsEqual)
 	sp.cur = &HashJoin{Left: probe, Shared: sp.curJB, LeftKeys: j.LeftKeys, RightKeys: j.RightKeys,
 		Residual: j.Residual, Type: j.Type, NullAware: j.NullAware, NullsEqual: j.NullsEqual,
-		Out: j.Out, EC: j.EC, BatchRows: j.BatchRows}
+		Out: j.Out, EC: j.EC, BatchRows: j.BatchRows, Unread: j.Unread}
 }
 
 func (sp *joinSpill) closeCur() {

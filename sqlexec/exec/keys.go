@@ -75,6 +75,22 @@ func appendFloatKey(buf []byte, f float64) []byte {
 
 // TakeBatch gathers rows of b by index; index -1 yields a NULL row.
 func TakeBatch(ctx context.Context, ec *EvalContext, schema *arrow.Schema, cols []arrow.Array, idx []int32) (arrow.RecordBatch, error) {
+	out, err := takeColumns(ctx, ec, cols, idx)
+	if err != nil {
+		return nil, err
+	}
+	rb := array.NewRecordBatch(schema, out, int64(len(idx)))
+	ReleaseArrays(out)
+	return rb, nil
+}
+
+// takeColumns gathers rows of cols by index (-1: NULL); the caller
+// releases the arrays.
+func takeColumns(ctx context.Context, ec *EvalContext, cols []arrow.Array, idx []int32) ([]arrow.Array, error) {
+	out := make([]arrow.Array, len(cols))
+	if len(cols) == 0 {
+		return out, nil
+	}
 	ib := array.NewInt32Builder(ec.Mem)
 	ib.Reserve(len(idx))
 	for _, i := range idx {
@@ -87,7 +103,6 @@ func TakeBatch(ctx context.Context, ec *EvalContext, schema *arrow.Schema, cols 
 	indices := ib.NewArray()
 	ib.Release()
 	defer indices.Release()
-	out := make([]arrow.Array, len(cols))
 	cctx := cexec.WithAllocator(ctx, ec.Mem)
 	for c, col := range cols {
 		t, err := compute.TakeArray(cctx, col, indices)
@@ -97,9 +112,7 @@ func TakeBatch(ctx context.Context, ec *EvalContext, schema *arrow.Schema, cols 
 		}
 		out[c] = t
 	}
-	rb := array.NewRecordBatch(schema, out, int64(len(idx)))
-	ReleaseArrays(out)
-	return rb, nil
+	return out, nil
 }
 
 // concatBatches merges batches into one set of columns (caller releases).

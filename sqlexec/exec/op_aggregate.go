@@ -2,6 +2,8 @@ package exec
 
 import (
 	"context"
+	"encoding/binary"
+	"hash/maphash"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -80,7 +82,7 @@ type aggState struct {
 func newAggState(ec *EvalContext, groups []Expr, specs []AggSpec) (*aggState, error) {
 	st := &aggState{ec: ec, groups: groups, specs: specs, accs: make([]accumulator, len(specs)),
 		argCol: make([]int, len(specs)),
-		gt:     &groupTable{ids: map[string]int32{}, keys: make([][]any, len(groups))}}
+		gt:     newGroupTable(len(groups))}
 	next := len(groups)
 	for i, s := range specs {
 		a, err := newAccumulator(s, ec.Mem)
@@ -96,7 +98,8 @@ func newAggState(ec *EvalContext, groups []Expr, specs []AggSpec) (*aggState, er
 	}
 	if len(groups) == 0 {
 		st.gt.nGroups = 1
-		st.gt.encs = []string{""}
+		st.gt.offs = append(st.gt.offs, 0)
+		st.gt.hashes = append(st.gt.hashes, 0)
 		for _, a := range st.accs {
 			a.grow(1)
 		}
@@ -220,10 +223,11 @@ func (st *aggState) merge(o *aggState) error {
 			mapping[g] = 0
 			continue
 		}
-		k := o.gt.encs[g]
-		id, ok := st.gt.ids[k]
+		k := o.gt.enc(g)
+		h := o.gt.hashes[g]
+		id, ok := st.gt.find(k, h)
 		if !ok {
-			id = st.gt.addGroup(k, func(c int) any { return o.gt.keys[c][g] })
+			id = st.gt.addGroup(k, h, func(c int) any { return o.gt.keys[c][g] })
 		}
 		mapping[g] = id
 	}
@@ -241,14 +245,71 @@ func (st *aggState) mergeMapped(o *aggState, mapping []int32) error {
 	return nil
 }
 
-// groupTable maps encoded group keys to dense group ids.
+// groupTable maps encoded group keys (appendKey's encoding) to dense
+// group ids: open addressing over slots holding a hash tag and the id,
+// the keys' encodings in one arena, so finding a group allocates nothing.
 type groupTable struct {
-	ids     map[string]int32
+	slots   []uint64 // 0: empty; else tag<<32 | (id + 1)
+	mask    uint64
+	hashes  []uint64 // per group, its key's hash
+	arena   []byte   // the groups' encoded keys, back to back
+	offs    []int32  // group g's encoding is arena[offs[g]:offs[g+1]]
 	keys    [][]any  // per group column, per group
-	encs    []string // per group, its encoded key (for merging)
 	buf     []byte
 	nGroups int
 	bytes   int64 // estimated footprint, for the memory budget
+}
+
+// groupSlotBytes is a group's overhead besides its key: its slot (at
+// most half the slots are used), hash and offset.
+const groupSlotBytes = 2*8 + 8 + 4
+
+func newGroupTable(cols int) *groupTable {
+	return &groupTable{slots: make([]uint64, 16), mask: 15, offs: []int32{0}, keys: make([][]any, cols)}
+}
+
+// enc is group g's encoded key.
+func (gt *groupTable) enc(g int) []byte { return gt.arena[gt.offs[g]:gt.offs[g+1]] }
+
+func hashKey(enc []byte) uint64 { return maphash.Bytes(rowHashSeed, enc) }
+
+// find returns the group of the encoded key enc, whose hash is h.
+func (gt *groupTable) find(enc []byte, h uint64) (int32, bool) {
+	tag := h >> 32 << 32
+	for i := h & gt.mask; ; i = (i + 1) & gt.mask {
+		e := gt.slots[i]
+		if e == 0 {
+			return -1, false
+		}
+		if e&^0xffffffff == tag {
+			g := int(uint32(e)) - 1
+			if string(gt.arena[gt.offs[g]:gt.offs[g+1]]) == string(enc) {
+				return int32(g), true
+			}
+		}
+	}
+}
+
+// insertSlot places group g (hash h) in a free slot.
+func (gt *groupTable) insertSlot(g int, h uint64) {
+	i := h & gt.mask
+	for gt.slots[i] != 0 {
+		i = (i + 1) & gt.mask
+	}
+	gt.slots[i] = h>>32<<32 | uint64(g+1)
+}
+
+// grow doubles the slots once half of them are used.
+func (gt *groupTable) grow() {
+	if 2*(gt.nGroups+1) <= len(gt.slots) {
+		return
+	}
+	gt.bytes += int64(len(gt.slots)) * 8
+	gt.slots = make([]uint64, 2*len(gt.slots))
+	gt.mask = uint64(len(gt.slots) - 1)
+	for g := 0; g < gt.nGroups; g++ {
+		gt.insertSlot(g, gt.hashes[g])
+	}
 }
 
 // assign sets ids to the group of each row of the evaluated group
@@ -266,72 +327,66 @@ func (gt *groupTable) assign(cols []arrow.Array, ids []int32, miss func(r int, e
 		for _, c := range cols {
 			gt.buf, _ = appendKey(gt.buf, c, r)
 		}
-		id, ok := gt.ids[string(gt.buf)]
+		h := hashKey(gt.buf)
+		id, ok := gt.find(gt.buf, h)
 		if !ok {
 			if frozen {
 				ids[r] = -1
 				miss(r, gt.buf)
 				continue
 			}
-			id = gt.newGroup(cols, r, string(gt.buf))
+			id = gt.newGroup(cols, r, gt.buf, h)
 		}
 		ids[r] = id
 	}
 }
 
-// assignStrings is the fast path for a single string key; NULL is kept
-// apart from every string by a separate id.
+// assignStrings is the fast path for a single string key, encoded as
+// appendKey does.
 func (gt *groupTable) assignStrings(s *array.String, ids []int32, miss func(r int, enc []byte), frozen bool) {
-	nullID := int32(-1)
-	if id, ok := gt.ids["\x00"]; ok {
-		nullID = id
-	}
 	cols := []arrow.Array{s}
+	nulls := s.NullN() > 0
 	for r := range ids {
-		if s.IsNull(r) {
-			if nullID < 0 {
-				if frozen {
-					ids[r] = -1
-					miss(r, []byte{0})
-					continue
-				}
-				nullID = gt.newGroup(cols, r, "\x00")
-			}
-			ids[r] = nullID
-			continue
+		if nulls && s.IsNull(r) {
+			gt.buf = append(gt.buf[:0], 0)
+		} else {
+			v := s.Value(r)
+			gt.buf = append(binary.AppendUvarint(append(gt.buf[:0], 1), uint64(len(v))), v...)
 		}
-		v := s.Value(r)
-		// the key "\x01"+v keeps strings distinct from the NULL key
-		gt.buf = append(append(gt.buf[:0], 1), v...)
-		id, ok := gt.ids[string(gt.buf)]
+		h := hashKey(gt.buf)
+		id, ok := gt.find(gt.buf, h)
 		if !ok {
 			if frozen {
 				ids[r] = -1
 				miss(r, gt.buf)
 				continue
 			}
-			id = gt.newGroup(cols, r, string(gt.buf))
+			id = gt.newGroup(cols, r, gt.buf, h)
 		}
 		ids[r] = id
 	}
 }
 
-func (gt *groupTable) newGroup(cols []arrow.Array, r int, enc string) int32 {
-	return gt.addGroup(enc, func(c int) any { return ValueAt(cols[c], r) })
+func (gt *groupTable) newGroup(cols []arrow.Array, r int, enc []byte, h uint64) int32 {
+	return gt.addGroup(enc, h, func(c int) any { return ValueAt(cols[c], r) })
 }
 
-// addGroup appends a group whose key column c holds key(c).
-func (gt *groupTable) addGroup(enc string, key func(c int) any) int32 {
-	gt.bytes += int64(len(enc)) + mapEntryBytes + 16
+// addGroup appends a group of encoded key enc (hash h) whose key column c
+// holds key(c).
+func (gt *groupTable) addGroup(enc []byte, h uint64, key func(c int) any) int32 {
+	gt.grow()
+	gt.bytes += int64(len(enc)) + groupSlotBytes
 	for c := range gt.keys {
 		v := key(c)
 		gt.keys[c] = append(gt.keys[c], v)
 		gt.bytes += 16 + valueBytes(v)
 	}
 	id := int32(gt.nGroups)
+	gt.arena = append(gt.arena, enc...)
+	gt.offs = append(gt.offs, int32(len(gt.arena)))
+	gt.hashes = append(gt.hashes, h)
+	gt.insertSlot(gt.nGroups, h)
 	gt.nGroups++
-	gt.ids[enc] = id
-	gt.encs = append(gt.encs, enc)
 	return id
 }
 

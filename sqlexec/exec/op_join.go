@@ -56,6 +56,9 @@ type HashJoin struct {
 	Shared *JoinBuild
 	// BatchRows bounds output batches (0: DefaultJoinBatchRows).
 	BatchRows int
+	// Unread marks output columns no consumer reads (nil: all are read);
+	// they are emitted as NULLs instead of gathered.
+	Unread []bool
 
 	jb       *JoinBuild
 	matched  []bool // build rows matched, for Right and Full
