@@ -330,6 +330,19 @@ func rowComparator(a arrow.Array) func(i, j int) int {
 		return func(i, j int) int { return cmp.Compare(v[i], v[j]) }
 	case *array.String:
 		return func(i, j int) int { return cmp.Compare(x.Value(i), x.Value(j)) }
+	case *array.Timestamp:
+		// CompareValues compares arrow.Timestamp values as integers too
+		v := x.TimestampValues()
+		return func(i, j int) int { return cmp.Compare(v[i], v[j]) }
+	case *array.Date32:
+		v := x.Date32Values()
+		return func(i, j int) int { return cmp.Compare(v[i], v[j]) }
+	case *array.Time64:
+		v := x.Time64Values()
+		return func(i, j int) int { return cmp.Compare(v[i], v[j]) }
+	case *array.Float32:
+		v := x.Float32Values()
+		return func(i, j int) int { return cmp.Compare(v[i], v[j]) }
 	}
 	return func(i, j int) int { return CompareValues(ValueAt(a, i), ValueAt(a, j)) }
 }

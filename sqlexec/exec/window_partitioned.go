@@ -238,6 +238,14 @@ func (w *Window) computeBuckets(ctx context.Context, all arrow.RecordBatch) ([]a
 	if err := parallelFor(workers, chunks, func(c int) error {
 		from, to := c*chunk, min(n, (c+1)*chunk)
 		hashRows(part, from, to, hashes)
+		if strs, ok := splitterStrings(part, splitters); ok {
+			x := part[0].(*array.String)
+			for r := from; r < to; r++ {
+				v := x.Value(r)
+				bucketOf[r] = uint16(sort.Search(len(strs), func(k int) bool { return strs[k] > v }))
+			}
+			return nil
+		}
 		for r := from; r < to; r++ {
 			// the first splitter above the row: equal keys share a bucket
 			bucketOf[r] = uint16(sort.Search(len(splitters), func(k int) bool { return pcmp(int(splitters[k]), r) > 0 }))
@@ -274,6 +282,23 @@ func (w *Window) computeBuckets(ctx context.Context, all arrow.RecordBatch) ([]a
 		return nil, err
 	}
 	return out, nil
+}
+
+// splitterStrings returns the splitters' keys when the partition key is
+// one String column without NULLs (compared as pcmp does, by bytes).
+func splitterStrings(part []arrow.Array, splitters []int32) ([]string, bool) {
+	if len(part) != 1 || part[0].NullN() > 0 {
+		return nil, false
+	}
+	x, ok := part[0].(*array.String)
+	if !ok {
+		return nil, false
+	}
+	out := make([]string, len(splitters))
+	for k, r := range splitters {
+		out[k] = x.Value(int(r))
+	}
+	return out, true
 }
 
 // rangeSplitters picks up to nb-1 rows whose keys cut the input into
@@ -416,7 +441,18 @@ func (w *Window) orderBucket(rows []int32, hashes []uint64, part, ord []arrow.Ar
 	kept := order[:0]
 	for p := range reps {
 		grp := order[starts[p]:starts[p+1]]
-		if cmpRows != nil && len(grp) > 1 {
+		switch {
+		case cmpRows == nil || len(grp) <= 1:
+		case limit == 1:
+			// only the first row is kept: find it, sort nothing
+			m := 0
+			for i := 1; i < len(grp); i++ {
+				if cmpRows(grp[i], grp[m]) < 0 {
+					m = i
+				}
+			}
+			grp[0], grp[m] = grp[m], grp[0]
+		default:
 			slices.SortFunc(grp, cmpRows)
 		}
 		if limit >= 0 && len(grp) > limit {
