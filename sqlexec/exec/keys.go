@@ -91,6 +91,17 @@ func takeColumns(ctx context.Context, ec *EvalContext, cols []arrow.Array, idx [
 	if len(cols) == 0 {
 		return out, nil
 	}
+	var rest []int
+	for c, col := range cols {
+		if g, ok := gather(ec.Mem, col, idx); ok {
+			out[c] = g
+		} else {
+			rest = append(rest, c)
+		}
+	}
+	if len(rest) == 0 {
+		return out, nil
+	}
 	ib := array.NewInt32Builder(ec.Mem)
 	ib.Reserve(len(idx))
 	for _, i := range idx {
@@ -104,8 +115,8 @@ func takeColumns(ctx context.Context, ec *EvalContext, cols []arrow.Array, idx [
 	ib.Release()
 	defer indices.Release()
 	cctx := cexec.WithAllocator(ctx, ec.Mem)
-	for c, col := range cols {
-		t, err := compute.TakeArray(cctx, col, indices)
+	for _, c := range rest {
+		t, err := compute.TakeArray(cctx, cols[c], indices)
 		if err != nil {
 			ReleaseArrays(out)
 			return nil, err

@@ -217,6 +217,11 @@ func (st *aggState) updateCols(ctx context.Context, cols []arrow.Array, n int, m
 
 // merge folds another worker's state into st.
 func (st *aggState) merge(o *aggState) error {
+	if st.gt.nGroups == 0 && o.gt.lazy {
+		st.gt.lazy = true
+	} else if st.gt.lazy && !o.gt.lazy {
+		st.gt.materialize()
+	}
 	mapping := make([]int32, o.gt.nGroups)
 	for g := 0; g < o.gt.nGroups; g++ {
 		if len(st.groups) == 0 {
@@ -227,7 +232,7 @@ func (st *aggState) merge(o *aggState) error {
 		h := o.gt.hashes[g]
 		id, ok := st.gt.find(k, h)
 		if !ok {
-			id = st.gt.addGroup(k, h, func(c int) any { return o.gt.keys[c][g] })
+			id = st.gt.addGroup(k, h, func(c int) any { return o.gt.keyValue(c, g) })
 		}
 		mapping[g] = id
 	}
@@ -249,12 +254,18 @@ func (st *aggState) mergeMapped(o *aggState, mapping []int32) error {
 // group ids: open addressing over slots holding a hash tag and the id,
 // the keys' encodings in one arena, so finding a group allocates nothing.
 type groupTable struct {
-	slots   []uint64 // 0: empty; else tag<<32 | (id + 1)
-	mask    uint64
-	hashes  []uint64 // per group, its key's hash
-	arena   []byte   // the groups' encoded keys, back to back
-	offs    []int32  // group g's encoding is arena[offs[g]:offs[g+1]]
-	keys    [][]any  // per group column, per group
+	slots  []uint64 // 0: empty; else tag<<32 | (id + 1)
+	mask   uint64
+	hashes []uint64 // per group, its key's hash
+	arena  []byte   // the groups' encoded keys, back to back
+	offs   []int32  // group g's encoding is arena[offs[g]:offs[g+1]]
+	keys   [][]any  // per group column, per group (unless lazy)
+	// lazy: the one String key column is read back from the encodings
+	// instead of being kept in keys.
+	lazy    bool
+	recent  [64]int32 // assignStrings' cache: group id + 1 by a cheap hash of the key
+	hits    int       // recent's hits over the rows seen, to stop using it
+	seen    int
 	buf     []byte
 	nGroups int
 	bytes   int64 // estimated footprint, for the memory budget
@@ -322,6 +333,9 @@ func (gt *groupTable) assign(cols []arrow.Array, ids []int32, miss func(r int, e
 			return
 		}
 	}
+	if gt.lazy {
+		gt.materialize()
+	}
 	for r := range ids {
 		gt.buf = gt.buf[:0]
 		for _, c := range cols {
@@ -342,16 +356,49 @@ func (gt *groupTable) assign(cols []arrow.Array, ids []int32, miss func(r int, e
 }
 
 // assignStrings is the fast path for a single string key, encoded as
-// appendKey does.
+// appendKey does. Its keys stay in the arena (lazy). A small cache of
+// recent groups by length and end bytes answers low-cardinality keys
+// without hashing; it is dropped once it misses more than it hits.
 func (gt *groupTable) assignStrings(s *array.String, ids []int32, miss func(r int, enc []byte), frozen bool) {
+	if gt.nGroups == 0 {
+		gt.lazy = true
+	}
 	cols := []arrow.Array{s}
 	nulls := s.NullN() > 0
+	useRecent := gt.seen < 4096 || 2*gt.hits > gt.seen
 	for r := range ids {
 		if nulls && s.IsNull(r) {
 			gt.buf = append(gt.buf[:0], 0)
 		} else {
 			v := s.Value(r)
+			var slot int
+			if useRecent && len(v) > 0 && len(v) < 128 {
+				gt.seen++
+				slot = (len(v)*7 + int(v[0])*3 + int(v[len(v)-1])) & (len(gt.recent) - 1)
+				if g := int(gt.recent[slot]) - 1; g >= 0 {
+					if e := gt.arena[gt.offs[g]:gt.offs[g+1]]; len(e) == len(v)+2 && e[0] == 1 && string(e[2:]) == v {
+						gt.hits++
+						ids[r] = int32(g)
+						continue
+					}
+				}
+			}
 			gt.buf = append(binary.AppendUvarint(append(gt.buf[:0], 1), uint64(len(v))), v...)
+			h := hashKey(gt.buf)
+			id, ok := gt.find(gt.buf, h)
+			if !ok {
+				if frozen {
+					ids[r] = -1
+					miss(r, gt.buf)
+					continue
+				}
+				id = gt.newGroup(cols, r, gt.buf, h)
+			}
+			ids[r] = id
+			if useRecent && len(v) > 0 && len(v) < 128 {
+				gt.recent[slot] = id + 1
+			}
+			continue
 		}
 		h := hashKey(gt.buf)
 		id, ok := gt.find(gt.buf, h)
@@ -367,6 +414,42 @@ func (gt *groupTable) assignStrings(s *array.String, ids []int32, miss func(r in
 	}
 }
 
+// strKey reads a lazy table's key of group g back from its encoding
+// (ok false: NULL).
+func (gt *groupTable) strKey(g int) (string, bool) {
+	e := gt.enc(g)
+	if e[0] == 0 {
+		return "", false
+	}
+	l, n := binary.Uvarint(e[1:])
+	return string(e[1+n : 1+n+int(l)]), true
+}
+
+// keyValue is group g's value of key column c.
+func (gt *groupTable) keyValue(c, g int) any {
+	if gt.lazy {
+		if v, ok := gt.strKey(g); ok {
+			return v
+		}
+		return nil
+	}
+	return gt.keys[c][g]
+}
+
+// materialize moves a lazy table's keys into keys.
+func (gt *groupTable) materialize() {
+	if !gt.lazy {
+		return
+	}
+	vals := make([]any, gt.nGroups)
+	for g := range vals {
+		vals[g] = gt.keyValue(0, g)
+		gt.bytes += 16 + valueBytes(vals[g])
+	}
+	gt.keys[0] = vals
+	gt.lazy = false
+}
+
 func (gt *groupTable) newGroup(cols []arrow.Array, r int, enc []byte, h uint64) int32 {
 	return gt.addGroup(enc, h, func(c int) any { return ValueAt(cols[c], r) })
 }
@@ -377,6 +460,9 @@ func (gt *groupTable) addGroup(enc []byte, h uint64, key func(c int) any) int32 
 	gt.grow()
 	gt.bytes += int64(len(enc)) + groupSlotBytes
 	for c := range gt.keys {
+		if gt.lazy {
+			break
+		}
 		v := key(c)
 		gt.keys[c] = append(gt.keys[c], v)
 		gt.bytes += 16 + valueBytes(v)
@@ -402,6 +488,21 @@ func (st *aggState) output(out *arrow.Schema) (arrow.RecordBatch, error) {
 	}
 	for i := range st.groups {
 		b := array.NewBuilder(st.ec.Mem, out.Field(i).Type)
+		if sb, ok := b.(*array.StringBuilder); ok && gt.lazy {
+			for g := range gt.nGroups {
+				if v, ok := gt.strKey(g); ok {
+					sb.Append(v)
+				} else {
+					sb.AppendNull()
+				}
+			}
+			cols = append(cols, b.NewArray())
+			b.Release()
+			continue
+		}
+		if gt.lazy {
+			gt.materialize()
+		}
 		for _, v := range gt.keys[i] {
 			if err := AppendValue(b, v); err != nil {
 				b.Release()
