@@ -57,6 +57,8 @@ func (bt *batch) build(n *rnode, want int) (arrow.Array, error) {
 	}
 	validity, nulls := bt.validity(n, l, idx, dense)
 	switch n.kind {
+	case kindShreddedVariant:
+		return bt.shreddedVariant(n, want, validity, nulls)
 	case kindStruct:
 		children := make([]arrow.ArrayData, len(n.children))
 		defer releaseData(children)

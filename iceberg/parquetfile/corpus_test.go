@@ -50,7 +50,9 @@ func micros(us int64) string {
 // with icesql's reader (columns bound by a name mapping that numbers them
 // by path) and compares every value of every row with arrow-go's pqarrow
 // and with the rows the corpus states (*_expect.csv beside a file, the
-// values given in data/*.md); a file that differs fails unless
+// values given in data/*.md; for shredded_variant/, each row's variant
+// byte for byte with its *.variant.bin, and the cases cases.json calls
+// errors must be refused, see variantVerdict); a file that differs fails unless
 // corpusSkip names it. Files of bad_data/ and those with corrupt page
 // checksums must be refused with iceberg.ErrInvalidDataFile, encrypted
 // files with ErrEncrypted, all without a panic. It logs one line per
@@ -60,8 +62,12 @@ func TestParquetTestingCorpus(t *testing.T) {
 	if root == "" {
 		t.Skip(corpustest.SkipMessage)
 	}
-	files, err := corpustest.Files(root, false)
+	files, err := corpustest.Files(root, true)
 	if err != nil {
+		t.Fatal(err)
+	}
+	vcases, err := corpustest.VariantCases(root)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		t.Fatal(err)
 	}
 	var lines []string
@@ -72,6 +78,16 @@ func TestParquetTestingCorpus(t *testing.T) {
 	}
 	for _, f := range files {
 		name := f.Name
+		if c, ok := corpustest.VariantCaseOf(vcases, name); ok {
+			// a shredded_variant case: its *.variant.bin or its error
+			rows, verdict := variantVerdict(t, root, c)
+			report(name, rows, verdict)
+			continue
+		}
+		if strings.HasPrefix(name, corpustest.VariantDir+"/") {
+			t.Errorf("%s: no case of shredded_variant/cases.json names it", name)
+			continue
+		}
 		data, err := os.ReadFile(f.Path)
 		if err != nil {
 			t.Fatal(err)

@@ -2,7 +2,6 @@ package parquetfile
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -16,91 +15,83 @@ import (
 	"github.com/icesql/icesql/internal/corpustest"
 )
 
-// variantCase is one entry of parquet-testing's shredded_variant/cases.json.
-type variantCase struct {
-	Number       int       `json:"case_number"`
-	ParquetFile  string    `json:"parquet_file"`
-	VariantFile  string    `json:"variant_file"`
-	VariantFiles []*string `json:"variant_files"`
-	Error        string    `json:"error_message"`
-}
-
 // TestParquetTestingShreddedVariant reads every case of
-// shredded_variant/: a case icesql reads must give, row by row, exactly
-// the variant bytes (metadata, then value) of its *.variant.bin, and a
-// case the corpus calls an error must not read. Shredded variants (a
-// typed_value beside the value) are not read yet: those cases are
-// skipped with that reason, and any other refusal fails.
+// shredded_variant/ (cases.json): a case icesql reads must give, row by
+// row, exactly the variant bytes (metadata, then value) of its
+// *.variant.bin, shredded or not, and a case the corpus calls an error
+// must be refused with iceberg.ErrInvalidDataFile (a
+// ShreddedVariantError naming the column). TestParquetTestingCorpus
+// reads the same files among the rest of the corpus.
 func TestParquetTestingShreddedVariant(t *testing.T) {
 	root := corpustest.Dir()
 	if root == "" {
 		t.Skip(corpustest.SkipMessage)
 	}
-	dir := filepath.Join(root, "shredded_variant")
-	raw, err := os.ReadFile(filepath.Join(dir, "cases.json"))
-	if os.IsNotExist(err) {
+	cases, err := corpustest.VariantCases(root)
+	if errors.Is(err, os.ErrNotExist) {
 		t.Skip("parquet-testing has no shredded_variant/cases.json")
 	}
 	if err != nil {
 		t.Fatal(err)
 	}
-	var cases []variantCase
-	if err := json.Unmarshal(raw, &cases); err != nil {
-		t.Fatal(err)
-	}
 	count := map[string]int{}
 	var lines []string
 	for _, c := range cases {
-		verdict := variantVerdict(t, dir, c)
+		_, verdict := variantVerdict(t, root, c)
 		count[strings.SplitN(verdict, " ", 2)[0]]++
 		lines = append(lines, fmt.Sprintf("case %-4d %-28s %s", c.Number, c.ParquetFile, verdict))
 	}
 	t.Logf("shredded_variant (%d ok, %d skipped, %d refused):\n%s", count["ok"], count["skipped"], count["refused"], strings.Join(lines, "\n"))
+	if count["ok"]+count["refused"] != len(cases)-count["skipped"] {
+		t.Errorf("cases neither read alike nor refused as the corpus says: %v", count)
+	}
 }
 
-func variantVerdict(t *testing.T, dir string, c variantCase) string {
+// variantVerdict reads one case and returns its row count and verdict;
+// a wrong value, a read of an error case or a refusal of a valid case
+// fails t.
+func variantVerdict(t *testing.T, root string, c corpustest.VariantCase) (string, string) {
 	if c.ParquetFile == "" {
-		return "skipped (the case names no file)"
+		return "-", "skipped (the case names no file)"
 	}
-	data, err := os.ReadFile(filepath.Join(dir, c.ParquetFile))
+	data, err := os.ReadFile(filepath.Join(root, corpustest.VariantDir, c.ParquetFile))
 	if err != nil {
 		t.Fatal(err)
 	}
 	got, err := variantColumn(data)
 	switch {
-	case err != nil && strings.Contains(err.Error(), "is a shredded variant"):
-		return "skipped (shredded variant not yet supported)"
 	case c.Error != "":
 		if err == nil {
 			t.Errorf("%s: read, the corpus says %q", c.ParquetFile, c.Error)
-			return "DIFFERS (read an invalid variant)"
+			return fmt.Sprint(len(got)), "DIFFERS (read an invalid variant)"
 		}
-		return "refused (" + short(err) + ")"
+		var se *ShreddedVariantError
+		if !errors.Is(err, iceberg.ErrInvalidDataFile) || !errors.As(err, &se) {
+			t.Errorf("%s: %v, want a ShreddedVariantError (the corpus says %q)", c.ParquetFile, err, c.Error)
+		}
+		return "-", "refused (" + short(err) + ")"
 	case err != nil:
 		t.Errorf("%s: %v", c.ParquetFile, err)
-		return "DIFFERS (" + short(err) + ")"
+		return "-", "DIFFERS (" + short(err) + ")"
 	}
-	files := c.VariantFiles
-	if c.VariantFile != "" {
-		files = []*string{&c.VariantFile}
+	want, err := c.Expected(root)
+	if err != nil {
+		t.Fatal(err)
 	}
-	if len(got) != len(files) {
-		t.Errorf("%s: %d rows, the corpus has %d", c.ParquetFile, len(got), len(files))
-		return "DIFFERS (row count)"
+	if len(got) != len(want) {
+		t.Errorf("%s: %d rows, the corpus has %d", c.ParquetFile, len(got), len(want))
+		return fmt.Sprint(len(got)), "DIFFERS (row count)"
 	}
-	for i, f := range files {
-		var want []byte
-		if f != nil {
-			if want, err = os.ReadFile(filepath.Join(dir, *f)); err != nil {
-				t.Fatal(err)
-			}
-		}
-		if (want == nil) != (got[i] == nil) || !bytes.Equal(got[i], want) {
-			t.Errorf("%s row %d: variant %x, want %x", c.ParquetFile, i, got[i], want)
-			return fmt.Sprintf("DIFFERS (row %d)", i)
+	for i := range want {
+		if (want[i] == nil) != (got[i] == nil) || !bytes.Equal(got[i], want[i]) {
+			t.Errorf("%s row %d: variant %x, want %x", c.ParquetFile, i, got[i], want[i])
+			return fmt.Sprint(len(got)), fmt.Sprintf("DIFFERS (row %d)", i)
 		}
 	}
-	return "ok"
+	if c.Notes != "" {
+		return fmt.Sprint(len(got)), "ok (an invalid file the corpus lets readers read: read as the shredded value)"
+	}
+	return fmt.Sprint(len(got)), "ok"
 }
 
 // variantColumn reads the file's "var" column with icesql's reader and

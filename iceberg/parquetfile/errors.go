@@ -41,3 +41,21 @@ var ErrEncrypted = fmt.Errorf("%w: encrypted Parquet files are not supported", i
 // different but decodable one is refused rather than read as nulls or
 // as another column's values. Matches iceberg.ErrInvalidDataFile.
 var ErrFooterMismatch = fmt.Errorf("parquetfile: footer disagrees with the manifest: %w", iceberg.ErrInvalidDataFile)
+
+// ShreddedVariantError is a shredded variant column (VariantShredding.md)
+// that cannot be read: a layout or a type the spec does not allow, or a
+// row whose value and typed_value contradict each other. Column is the
+// path of the column in the file, dotted. It matches
+// iceberg.ErrInvalidDataFile.
+type ShreddedVariantError struct {
+	Column string
+	Reason string
+}
+
+func (e *ShreddedVariantError) Error() string {
+	return fmt.Sprintf("parquetfile: shredded variant %q: %s", e.Column, e.Reason)
+}
+
+func (e *ShreddedVariantError) Unwrap() error { return iceberg.ErrInvalidDataFile }
+
+func shredErr(col, reason string) error { return &ShreddedVariantError{Column: col, Reason: reason} }

@@ -20,8 +20,9 @@ type rnode struct {
 	slotDef    byte // definition level at which this field's slot exists
 	rep        byte // repetition level of the field's slots
 	children   []*rnode
-	leaf       *rleaf   // kindLeaf only
-	leaves     []*rleaf // leaves at or below (empty when missing)
+	leaf       *rleaf     // kindLeaf only
+	leaves     []*rleaf   // leaves at or below (empty when missing)
+	variant    *shredPair // kindShreddedVariant: how value and typed_value reassemble
 }
 
 // rleaf is a file column read for the projection.

@@ -29,8 +29,9 @@ const (
 	kindStruct
 	kindList
 	kindMap
-	kindOmitted // unknown: never written to data files
-	kindVariant // variant: a group of metadata and value (unshredded)
+	kindOmitted         // unknown: never written to data files
+	kindVariant         // variant: a group of metadata and value (unshredded)
+	kindShreddedVariant // read side: a variant group reassembled from value and typed_value
 )
 
 // leafColumn is one Parquet column being written: its page buffer,

@@ -49,11 +49,16 @@ func variantParts(arr arrow.Array) (meta, value arrow.Array, err error) {
 
 // bindVariant binds a variant field to its group in the file: a struct
 // node of the metadata and value leaves, whose Arrow type is the variant
-// extension type. Shredded files (a typed_value field) are refused.
+// extension type, or for a shredded group (a typed_value field, or an
+// optional value) a node reassembled from its columns
+// (bindShreddedVariant).
 func (b *binder) bindVariant(n *rnode, c *parquet.Column, path []string, slotDef, rep byte) error {
 	f := n.field
 	if c.Leaf() || isListColumn(c) || isMapColumn(c) || bareRepeated(c, int(rep)) {
 		return fmt.Errorf("%w: field %q (id %d) is a variant in the table but not a group in the file", iceberg.ErrTypeMismatch, f.Name, f.ID)
+	}
+	if isShreddedVariant(c) {
+		return b.bindShreddedVariant(n, c, path, slotDef, rep)
 	}
 	var meta, value *parquet.Column
 	for _, child := range c.Columns() {
@@ -62,8 +67,6 @@ func (b *binder) bindVariant(n *rnode, c *parquet.Column, path []string, slotDef
 			meta = child
 		case "value":
 			value = child
-		case "typed_value":
-			return fmt.Errorf("%w: field %q (id %d) is a shredded variant (reading shredded variants)", iceberg.ErrUnsupported, f.Name, f.ID)
 		}
 	}
 	if meta == nil || value == nil || !meta.Leaf() || !value.Leaf() {

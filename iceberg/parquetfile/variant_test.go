@@ -2,17 +2,13 @@ package parquetfile
 
 import (
 	"bytes"
-	"context"
 	"errors"
-	"strings"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/extensions"
 	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/apache/arrow-go/v18/parquet"
-	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 	"github.com/apache/arrow-go/v18/parquet/variant"
 	"github.com/icesql/icesql/iceberg"
 	"github.com/icesql/icesql/iceberg/arrowschema"
@@ -132,43 +128,6 @@ func TestVariantShreddedWriteRefused(t *testing.T) {
 	a := array.MakeArrayOfNull(memory.DefaultAllocator, st, 1)
 	defer a.Release()
 	if _, _, err := variantParts(a); !errors.Is(err, iceberg.ErrUnsupported) {
-		t.Fatalf("got %v", err)
-	}
-}
-
-// A file whose variant column is shredded (written here by arrow-go) is
-// refused with an error naming the feature.
-func TestVariantShreddedReadRefused(t *testing.T) {
-	vt := extensions.NewShreddedVariantType(arrow.PrimitiveTypes.Int64)
-	sc := arrow.NewSchema([]arrow.Field{{Name: "v", Type: vt, Nullable: true,
-		Metadata: arrow.NewMetadata([]string{"PARQUET:field_id"}, []string{"1"})}}, nil)
-	b := array.NewRecordBuilder(memory.DefaultAllocator, sc)
-	v, err := variant.ParseJSON("7", false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b.Field(0).(*extensions.VariantBuilder).Append(v)
-	rec := b.NewRecordBatch()
-	b.Release()
-	defer rec.Release()
-	var buf bytes.Buffer
-	fw, err := pqarrow.NewFileWriter(sc, &buf, parquet.NewWriterProperties(), pqarrow.DefaultWriterProps())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := fw.Write(rec); err != nil {
-		t.Fatal(err)
-	}
-	if err := fw.Close(); err != nil {
-		t.Fatal(err)
-	}
-	r, err := Open(bytes.NewReader(buf.Bytes()), int64(buf.Len()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := iceberg.MustSchema(0, iceberg.NestedField{ID: 1, Name: "v", Type: iceberg.VariantType{}})
-	_, err = r.NewRecordReader(context.Background(), s, ReadOptions{})
-	if !errors.Is(err, iceberg.ErrUnsupported) || !strings.Contains(err.Error(), "shredded variant") {
 		t.Fatalf("got %v", err)
 	}
 }
