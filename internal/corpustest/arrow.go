@@ -11,6 +11,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/extensions"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
@@ -63,8 +64,14 @@ func Table(tbl arrow.Table) [][]string {
 // and reads it as fixed(2), as Java does), decimals with their scale,
 // timestamps as UTC digits to the nanosecond with a Z when adjusted to
 // UTC, lists as [..], maps as {k: v, ..}, structs as {v, ..} in field
-// order; dictionaries as their values and extensions as their storage.
+// order; dictionaries as their values and extensions as their storage
+// (a variant by its metadata and value, NULL only for a SQL NULL).
 func Value(arr arrow.Array, i int) string {
+	if va, ok := arr.(*extensions.VariantArray); ok {
+		// arrow-go reports a variant null (a value) as null too: the
+		// storage tells SQL NULL
+		return Value(va.Storage(), i)
+	}
 	if arr.IsNull(i) {
 		return "null"
 	}

@@ -39,8 +39,12 @@ func TestParquetTestingThroughEngine(t *testing.T) {
 	if root == "" {
 		t.Skip(corpustest.SkipMessage)
 	}
-	files, err := corpustest.Files(root, false)
+	files, err := corpustest.Files(root, true)
 	if err != nil {
+		t.Fatal(err)
+	}
+	vcases, err := corpustest.VariantCases(root)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
@@ -55,7 +59,12 @@ func TestParquetTestingThroughEngine(t *testing.T) {
 	var lines []string
 	count := map[string]int{}
 	for i, f := range files {
-		rows, verdict := corpusFileThroughEngine(t, db, filepath.Join(dir, "src"), i, f)
+		var rows, verdict string
+		if c, ok := corpustest.VariantCaseOf(vcases, f.Name); ok {
+			rows, verdict = variantCaseThroughEngine(t, db, root, filepath.Join(dir, "src"), i, f, c)
+		} else {
+			rows, verdict = corpusFileThroughEngine(t, db, filepath.Join(dir, "src"), i, f)
+		}
 		count[strings.SplitN(verdict, " ", 2)[0]]++
 		lines = append(lines, fmt.Sprintf("%-66s %6s  %s", f.Name, rows, verdict))
 	}
@@ -146,6 +155,109 @@ func corpusFileThroughEngine(t *testing.T, db *sql.DB, srcRoot string, i int, f 
 		return fmt.Sprint(len(got)), "DIFFERS (\\copy: " + d + ")"
 	}
 	return fmt.Sprint(len(got)), "ok"
+}
+
+// variantCaseThroughEngine loads one shredded_variant case into two
+// tables as corpusFileThroughEngine does and compares each row's
+// variant, in id order, with the case's *.variant.bin; an error case
+// must be refused by add_files or the SELECT with
+// iceberg.ErrInvalidDataFile, and by \copy.
+func variantCaseThroughEngine(t *testing.T, db *sql.DB, root, srcRoot string, i int, f corpustest.File, c corpustest.VariantCase) (string, string) {
+	data, err := os.ReadFile(f.Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := filepath.Join(srcRoot, fmt.Sprint(i))
+	if err := os.MkdirAll(src, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(src, "data.parquet")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cols, err := corpusColumns(data)
+	if err != nil {
+		t.Fatalf("%s: %v", f.Name, err)
+	}
+	added, loaded := fmt.Sprintf("c.a%d", i), fmt.Sprintf("c.l%d", i)
+	for _, tbl := range []string{added, loaded} {
+		if _, err := db.Exec("CREATE TABLE " + tbl + " (" + cols + ") TBLPROPERTIES ('format-version' = '3')"); err != nil {
+			t.Fatalf("%s: %v", f.Name, err)
+		}
+	}
+	_, aerr := db.Exec("CALL system.add_files(table => ?, source_table => ?)", added, "`parquet`.`"+src+"`")
+	var got [][]string
+	if aerr == nil {
+		got, aerr = corpusSelect(db, added)
+	}
+	lerr := copyFrom(db, loaded, path)
+	// \copy loads through arrow-go's reader into the table's types and
+	// has no variant columns: the case is checked through add_files
+	noCopy := lerr != nil && strings.Contains(lerr.Error(), "unsupported column type: \"variant\"")
+	var lgot [][]string
+	if lerr == nil {
+		lgot, lerr = corpusSelect(db, loaded)
+	}
+	if c.Error != "" {
+		if !errors.Is(aerr, iceberg.ErrInvalidDataFile) {
+			t.Errorf("%s (%s): add_files and SELECT: %v, want iceberg.ErrInvalidDataFile", f.Name, c.Error, aerr)
+		}
+		if lerr == nil {
+			t.Errorf("%s (%s): \\copy and SELECT read it", f.Name, c.Error)
+		}
+		return "-", "refused (" + shortErr(aerr) + ")"
+	}
+	if aerr != nil {
+		t.Errorf("%s: add_files and SELECT: %v", f.Name, aerr)
+		return "-", "DIFFERS (" + shortErr(aerr) + ")"
+	}
+	expected, err := c.Expected(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := make([]string, len(expected))
+	for k, b := range expected {
+		if want[k], err = corpustest.VariantValue(b); err != nil {
+			t.Fatalf("%s row %d: %v", f.Name, k, err)
+		}
+	}
+	if d := variantRowsDiff(got, want); d != "" {
+		t.Errorf("%s through add_files: %s", f.Name, d)
+		return fmt.Sprint(len(got)), "DIFFERS (add_files: " + d + ")"
+	}
+	if noCopy {
+		return fmt.Sprint(len(got)), "ok (add_files; \\copy has no variant columns)"
+	}
+	if lerr != nil {
+		t.Errorf("%s: \\copy: %v", f.Name, lerr)
+		return fmt.Sprint(len(got)), "DIFFERS (\\copy: " + shortErr(lerr) + ")"
+	}
+	if d := variantRowsDiff(lgot, want); d != "" {
+		t.Errorf("%s through \\copy: %s", f.Name, d)
+		return fmt.Sprint(len(got)), "DIFFERS (\\copy: " + d + ")"
+	}
+	return fmt.Sprint(len(got)), "ok"
+}
+
+// variantRowsDiff compares rows (id, var) in id order (the corpus files
+// hold their rows in id order) with the variants wanted.
+func variantRowsDiff(rows [][]string, want []string) string {
+	if len(rows) != len(want) {
+		return fmt.Sprintf("%d rows, the corpus has %d", len(rows), len(want))
+	}
+	sorted := slices.Clone(rows)
+	slices.SortFunc(sorted, func(a, b []string) int {
+		var x, y int
+		fmt.Sscan(a[0], &x)
+		fmt.Sscan(b[0], &y)
+		return x - y
+	})
+	for k, r := range sorted {
+		if len(r) != 2 || r[1] != want[k] {
+			return fmt.Sprintf("row %d is %s, the corpus has %s", k, shortStr(strings.Join(r, " | ")), shortStr(want[k]))
+		}
+	}
+	return ""
 }
 
 // copyFrom runs the shell's \copy table FROM 'path'.
