@@ -2,6 +2,7 @@ package parquetfile
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -15,6 +16,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 	"github.com/apache/arrow-go/v18/parquet/variant"
 	"github.com/icesql/icesql/iceberg"
+	pq "github.com/parquet-go/parquet-go"
 )
 
 // shreddedCase is a shredding schema (the typed_value's Arrow type, as
@@ -238,5 +240,136 @@ func TestVariantShreddedNested(t *testing.T) {
 	}
 	if !slices.Equal(got, want) {
 		t.Fatalf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// shredArrays builds one-row arrays for the assembler's tests.
+type shredArrays struct{ t *testing.T }
+
+func (s shredArrays) bin(v []byte) arrow.Array {
+	b := array.NewBinaryBuilder(memory.DefaultAllocator, arrow.BinaryTypes.Binary)
+	defer b.Release()
+	if v == nil {
+		b.AppendNull()
+	} else {
+		b.Append(v)
+	}
+	return b.NewArray()
+}
+
+func (s shredArrays) i32(v *int32) arrow.Array {
+	b := array.NewInt32Builder(memory.DefaultAllocator)
+	defer b.Release()
+	if v == nil {
+		b.AppendNull()
+	} else {
+		b.Append(*v)
+	}
+	return b.NewArray()
+}
+
+func (s shredArrays) group(fields ...arrow.Array) *array.Struct {
+	names := make([]string, len(fields))
+	for k := range fields {
+		names[k] = fmt.Sprint("f", k)
+	}
+	st, err := array.NewStructArray(fields, names)
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	return st
+}
+
+// Rows whose value and typed_value contradict each other, values that
+// do not parse and shredded fields the metadata lacks are each a
+// ShreddedVariantError naming the column, never a panic or a guess.
+func TestShreddedVariantRowErrors(t *testing.T) {
+	a := shredArrays{t}
+	seven, big := int32(7), int32(300)
+	// metadata of names a, b; an object {b: 7}; the int32 7
+	meta := []byte{0x11, 0x02, 0x00, 0x01, 0x02, 'a', 'b'}
+	objB := []byte{0x02, 0x01, 0x01, 0x00, 0x05, 0x14, 0x07, 0x00, 0x00, 0x00}
+	int7 := []byte{0x14, 0x07, 0x00, 0x00, 0x00}
+	prim := func(p byte) *shredType { return &shredType{kind: shredPrimitive, prim: p} }
+	object := func(names ...string) *shredType {
+		s := &shredType{kind: shredObject, names: names}
+		for _, n := range names {
+			s.fields = append(s.fields, shredPair{col: "v.typed_value." + n, value: 0, typed: 1, shape: prim(vpInt32)})
+		}
+		return s
+	}
+	for _, c := range []struct {
+		name  string
+		meta  []byte
+		shape *shredType
+		value []byte
+		typed arrow.Array
+		want  string // "" reads
+	}{
+		{"primitive", meta, prim(vpInt32), nil, a.i32(&seven), ""},
+		{"value only", meta, prim(vpInt32), int7, a.i32(nil), ""},
+		{"primitive conflict", meta, prim(vpInt32), int7, a.i32(&seven), "conflicting value and typed_value"},
+		{"int8 out of range", meta, prim(vpInt8), nil, a.i32(&big), "out of the range of INT(8)"},
+		{"typed as another type", meta, prim(vpInt64), nil, a.i32(&seven), "not variant type"},
+		{"empty value", meta, prim(vpInt32), []byte{}, a.i32(nil), "empty value"},
+		{"object", meta, object("a"), objB, a.group(a.group(a.bin(nil), a.i32(&seven))), ""},
+		{"non-object value with shredded fields", meta, object("a"), int7, a.group(a.group(a.bin(nil), a.i32(&seven))), "non-object value with shredded fields"},
+		{"truncated object value", meta, object("a"), objB[:6], a.group(a.group(a.bin(nil), a.i32(nil))), "value:"},
+		{"field not in metadata", meta, object("c"), nil, a.group(a.group(a.bin(nil), a.i32(&seven))), `shredded field "c" is not in the variant metadata`},
+		{"metadata version", []byte{0x02, 0x00, 0x00}, prim(vpInt32), nil, a.i32(&seven), "metadata version"},
+		{"metadata truncated", []byte{0x11, 0x05, 0x00}, prim(vpInt32), nil, a.i32(&seven), "metadata truncated"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			va := &variantAssembler{col: "v"}
+			p := &shredPair{col: "v", value: 0, typed: 1, shape: c.shape}
+			err := va.useMetadata(c.meta)
+			var out []byte
+			if err == nil {
+				out, _, err = va.pair(p, a.bin(c.value), c.typed, 0)
+			}
+			if c.want == "" {
+				if err != nil {
+					t.Fatal(err)
+				}
+				if _, err := valueSize(out); err != nil {
+					t.Fatalf("%x: %v", out, err)
+				}
+				return
+			}
+			var se *ShreddedVariantError
+			if !errors.As(err, &se) || !errors.Is(err, iceberg.ErrInvalidDataFile) || !strings.Contains(err.Error(), c.want) || !strings.HasPrefix(se.Column, "v") {
+				t.Fatalf("got %v, want a ShreddedVariantError with %q", err, c.want)
+			}
+		})
+	}
+}
+
+// typed_value columns of types the spec's table does not list are
+// refused by name; those it lists map to their variant primitive.
+func TestShreddedPrimitiveTypes(t *testing.T) {
+	for _, c := range []struct {
+		typ  pq.Type
+		prim byte
+		bad  bool
+	}{
+		{pq.Int(8).Type(), vpInt8, false},
+		{pq.Int(16).Type(), vpInt16, false},
+		{pq.Int(32).Type(), vpInt32, false},
+		{pq.Int(64).Type(), vpInt64, false},
+		{pq.Uint(32).Type(), 0, true},
+		{pq.String().Type(), vpString, false},
+		{pq.Date().Type(), vpDate, false},
+		{pq.UUID().Type(), vpUUID, false},
+		{pq.Decimal(2, 9, pq.Int32Type).Type(), vpDecimal4, false},
+		{pq.Decimal(2, 18, pq.Int64Type).Type(), vpDecimal8, false},
+		{pq.Timestamp(pq.Millisecond).Type(), 0, true},
+		{pq.FixedLenByteArrayType(4), 0, true},
+		{pq.Int96Type, 0, true},
+		{pq.JSON().Type(), 0, true},
+	} {
+		_, prim, _, err := shreddedPrimitive(c.typ)
+		if (err != nil) != c.bad || prim != c.prim {
+			t.Errorf("%v: variant type %d, %v", c.typ, prim, err)
+		}
 	}
 }
