@@ -235,37 +235,15 @@ func (t *joinTable) lookupRaw(a arrow.Array, heads []int32, null []bool) {
 			}
 		}
 	case *array.Int64:
-		t.lookupInts(x.Int64Values(), t.keys[0].(*array.Int64).Int64Values(), x, nulls, heads, null)
+		lookupFixed(t, x.Int64Values(), t.keys[0].(*array.Int64).Int64Values(), x, nulls, heads, null)
 	case *array.Int32:
-		t.lookupInts32(x.Int32Values(), t.keys[0].(*array.Int32).Int32Values(), x, nulls, heads, null)
+		lookupFixed(t, x.Int32Values(), t.keys[0].(*array.Int32).Int32Values(), x, nulls, heads, null)
 	}
 }
 
-func (t *joinTable) lookupInts(v, bk []int64, a arrow.Array, nulls bool, heads []int32, null []bool) {
-	for r := range heads {
-		heads[r] = -1
-		if nulls && a.IsNull(r) {
-			null[r] = true
-			continue
-		}
-		h := mix64(uint64(v[r]))
-		tag := h >> 32 << 32
-		for i := h & t.mask; ; i = (i + 1) & t.mask {
-			e := t.slots[i]
-			if e == 0 {
-				break
-			}
-			if e&^0xffffffff == tag {
-				if m := int(uint32(e)) - 1; bk[m] == v[r] {
-					heads[r] = int32(m)
-					break
-				}
-			}
-		}
-	}
-}
-
-func (t *joinTable) lookupInts32(v, bk []int32, a arrow.Array, nulls bool, heads []int32, null []bool) {
+// lookupFixed probes the table with fixed-width integer keys (one copy for
+// Int64 and Int32: a type parameter, not two loops).
+func lookupFixed[T int32 | int64](t *joinTable, v, bk []T, a arrow.Array, nulls bool, heads []int32, null []bool) {
 	for r := range heads {
 		heads[r] = -1
 		if nulls && a.IsNull(r) {
