@@ -13,6 +13,8 @@ package catalog
 import (
 	"context"
 	"strings"
+
+	"github.com/icesql/icesql/iceberg"
 )
 
 // Identifier names a table or view by namespace levels and name. The
@@ -116,6 +118,26 @@ type Views interface {
 	CommitView(ctx context.Context, ident Identifier, expected, next string) error
 	RenameView(ctx context.Context, from, to Identifier) error
 	DropView(ctx context.Context, ident Identifier) (Record, error)
+}
+
+// ViewMetadataCommitter is an optional capability of catalogs that write
+// view metadata files themselves (the REST catalog): the engine hands them
+// the view's metadata instead of a file it wrote, and they answer with the
+// location and the metadata they wrote. The engine then writes no view
+// metadata file of its own (CreateView and CommitView, which install files
+// a caller wrote, stay for registering such files).
+type ViewMetadataCommitter interface {
+	// CreateViewFromMetadata creates the view from the location, schema,
+	// current version and properties of its first version
+	// (iceberg.ErrViewAlreadyExists, iceberg.ErrTableAlreadyExists,
+	// iceberg.ErrNoSuchNamespace).
+	CreateViewFromMetadata(ctx context.Context, ident Identifier, meta *iceberg.ViewMetadata) (string, *iceberg.ViewMetadata, error)
+	// ReplaceViewMetadata moves the view from base to next: next's current
+	// version, schema, properties and location as changes on base, on the
+	// condition that the view is still the one base describes (its UUID).
+	// iceberg.ErrCommitFailed: the requirement no longer holds, nothing
+	// changed; iceberg.ErrCommitStateUnknown: the outcome cannot be known.
+	ReplaceViewMetadata(ctx context.Context, ident Identifier, base, next *iceberg.ViewMetadata) (string, *iceberg.ViewMetadata, error)
 }
 
 // CommitLocker is an optional capability of catalogs that are databases

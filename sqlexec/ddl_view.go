@@ -157,7 +157,7 @@ func (s *Session) dropView(ctx context.Context, st *parser.DropViewStmt) error {
 	if err != nil {
 		return err
 	}
-	if rec.MetadataLocation != "" {
+	if rec.MetadataLocation != "" && s.engine.ownsViewFiles() {
 		return s.engine.env.IO.Remove(ctx, rec.MetadataLocation)
 	}
 	return nil

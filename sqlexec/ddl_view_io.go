@@ -141,12 +141,28 @@ func viewFileVersion(location string) int {
 
 // commitView installs meta for the view: a new catalog row when old is
 // nil, else a compare-and-swap from old's location. The written file is
-// removed when the catalog certainly refused it.
+// removed when the catalog certainly refused it. A catalog that writes
+// view metadata itself (catalog.ViewMetadataCommitter: REST) is handed
+// meta instead, and the engine writes nothing.
 func (e *Engine) commitView(ctx context.Context, id table.Identifier, old *loadedView, meta *iceberg.ViewMetadata) error {
 	prev := ""
 	if old != nil {
 		prev = old.location
 	} else if err := checkNewIdent(id); err != nil {
+		return err
+	}
+	if vc, ok := e.catalog.(catalog.ViewMetadataCommitter); ok {
+		var loc string
+		var written *iceberg.ViewMetadata
+		var err error
+		if old == nil {
+			loc, written, err = vc.CreateViewFromMetadata(ctx, id, meta)
+		} else {
+			loc, written, err = vc.ReplaceViewMetadata(ctx, id, old.meta, meta)
+		}
+		if err == nil {
+			e.views.put(loc, written)
+		}
 		return err
 	}
 	loc, err := e.writeViewMetadata(ctx, meta, prev)
@@ -162,6 +178,13 @@ func (e *Engine) commitView(ctx context.Context, id table.Identifier, old *loade
 		_ = e.env.IO.Remove(context.WithoutCancel(ctx), loc)
 	}
 	return err
+}
+
+// ownsViewFiles reports whether the engine writes (and so removes) its
+// views' metadata files; a ViewMetadataCommitter catalog does both.
+func (e *Engine) ownsViewFiles() bool {
+	_, ok := e.catalog.(catalog.ViewMetadataCommitter)
+	return !ok
 }
 
 // requireViews refuses view statements on a catalog without view support.

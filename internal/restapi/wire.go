@@ -126,6 +126,41 @@ type LoadViewResult struct {
 	Config           map[string]string `json:"config,omitempty"`
 }
 
+// CreateViewRequest is POST .../views: the view's first version.
+type CreateViewRequest struct {
+	Name        string            `json:"name"`
+	Location    string            `json:"location,omitempty"`
+	Schema      json.RawMessage   `json:"schema"`
+	ViewVersion json.RawMessage   `json:"view-version"`
+	Properties  map[string]string `json:"properties"`
+}
+
+// CommitViewRequest is POST .../views/{view}: requirements (the spec has
+// assert-view-uuid only) and view updates.
+type CommitViewRequest struct {
+	Identifier   *TableIdentifier  `json:"identifier,omitempty"`
+	Requirements []ViewRequirement `json:"requirements"`
+	Updates      []ViewUpdate      `json:"updates"`
+}
+
+type ViewRequirement struct {
+	Type string `json:"type"`
+	UUID string `json:"uuid,omitempty"`
+}
+
+// ViewUpdate is one view update; Action says which fields it carries.
+type ViewUpdate struct {
+	Action        string            `json:"action"`
+	UUID          string            `json:"uuid,omitempty"`
+	FormatVersion int               `json:"format-version,omitempty"`
+	Schema        json.RawMessage   `json:"schema,omitempty"`
+	ViewVersion   json.RawMessage   `json:"view-version,omitempty"`
+	ViewVersionID *int              `json:"view-version-id,omitempty"`
+	Updates       map[string]string `json:"updates,omitempty"`
+	Removals      []string          `json:"removals,omitempty"`
+	Location      string            `json:"location,omitempty"`
+}
+
 // CommitTableRequest is one table's requirements and updates; Identifier
 // is required inside a CommitTransactionRequest.
 type CommitTableRequest struct {

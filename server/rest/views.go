@@ -2,9 +2,11 @@ package rest
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
+	"log/slog"
+	"maps"
 	"net/http"
 	"strconv"
 	"strings"
@@ -75,13 +77,7 @@ func (s *Server) createView(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	var req struct {
-		Name        string            `json:"name"`
-		Location    string            `json:"location"`
-		Schema      json.RawMessage   `json:"schema"`
-		ViewVersion json.RawMessage   `json:"view-version"`
-		Properties  map[string]string `json:"properties"`
-	}
+	var req restapi.CreateViewRequest
 	if err := readJSON(r, &req); err != nil {
 		return err
 	}
@@ -157,8 +153,16 @@ func (s *Server) dropView(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	if _, err := s.cat.DropView(r.Context(), id); err != nil {
+	rec, err := s.cat.DropView(r.Context(), id)
+	if err != nil {
 		return err
+	}
+	// The dropped view's current metadata file goes, as Java's catalogs
+	// drop it (and as the engine does on its own catalogs).
+	if rec.MetadataLocation != "" {
+		if err := s.env.IO.Remove(context.WithoutCancel(r.Context()), rec.MetadataLocation); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			slog.Warn("rest catalog: dropped view's metadata file not removed", "view", id.String(), "err", err)
+		}
 	}
 	w.WriteHeader(http.StatusNoContent)
 	return nil
@@ -184,70 +188,82 @@ func (s *Server) renameView(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-type viewChange struct {
-	Action        string            `json:"action"`
-	UUID          string            `json:"uuid"`
-	Schema        json.RawMessage   `json:"schema"`
-	ViewVersion   json.RawMessage   `json:"view-version"`
-	ViewVersionID *int              `json:"view-version-id"`
-	Updates       map[string]string `json:"updates"`
-	Removals      []string          `json:"removals"`
-	Location      string            `json:"location"`
-	FormatVersion int               `json:"format-version"`
-}
-
 func (s *Server) replaceView(w http.ResponseWriter, r *http.Request) error {
 	id, err := identParam(r, "view")
 	if err != nil {
 		return err
 	}
-	var req struct {
-		Requirements []struct {
-			Type string `json:"type"`
-			UUID string `json:"uuid"`
-		} `json:"requirements"`
-		Updates []viewChange `json:"updates"`
-	}
+	var req restapi.CommitViewRequest
 	if err := readJSON(r, &req); err != nil {
 		return err
 	}
 	ctx := r.Context()
+	// A swap lost to another writer is tried again on the view it
+	// installed while the requirements still hold, as table commits are.
+	for attempt := 0; ; attempt++ {
+		meta, loc, err := s.replaceViewOnce(ctx, id, req)
+		if errors.Is(err, errSwapLost) && attempt < viewSwapRetries {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		return s.answerView(w, meta, loc)
+	}
+}
+
+// viewSwapRetries bounds the retries of a view commit whose pointer swap
+// lost to a concurrent one.
+const viewSwapRetries = 4
+
+var errSwapLost = errors.New("view pointer moved")
+
+func (s *Server) replaceViewOnce(ctx context.Context, id catalog.Identifier, req restapi.CommitViewRequest) (*iceberg.ViewMetadata, string, error) {
 	rec, err := s.cat.LoadView(ctx, id)
 	if err != nil {
-		return err
+		return nil, "", err
 	}
 	base, err := s.readView(ctx, rec.MetadataLocation)
 	if err != nil {
-		return err
+		return nil, "", err
 	}
 	for _, q := range req.Requirements {
 		if q.Type != "assert-view-uuid" {
-			return badRequest("unknown view requirement %q", q.Type)
+			return nil, "", badRequest("unknown view requirement %q", q.Type)
 		}
 		if q.UUID != base.UUID {
-			return fmt.Errorf("%w: view %s has UUID %s, expected %s", iceberg.ErrCommitFailed, id, base.UUID, q.UUID)
+			return nil, "", fmt.Errorf("%w: view %s has UUID %s, expected %s", iceberg.ErrCommitFailed, id, base.UUID, q.UUID)
 		}
 	}
 	meta, err := applyViewChanges(base, req.Updates)
 	if err != nil {
-		return err
+		return nil, "", err
+	}
+	if meta == base {
+		return base, rec.MetadataLocation, nil // nothing changed: no new file
 	}
 	loc, err := s.writeView(ctx, meta, rec.MetadataLocation)
 	if err != nil {
-		return err
+		return nil, "", err
 	}
 	if err := s.cat.CommitView(ctx, id, rec.MetadataLocation, loc); err != nil {
-		if !errors.Is(err, iceberg.ErrCommitStateUnknown) {
-			s.env.IO.Remove(context.WithoutCancel(ctx), loc)
+		if errors.Is(err, iceberg.ErrCommitStateUnknown) {
+			return nil, "", err
 		}
-		return err
+		s.env.IO.Remove(context.WithoutCancel(ctx), loc)
+		if errors.Is(err, iceberg.ErrCommitFailed) {
+			return nil, "", fmt.Errorf("%w: %w", errSwapLost, err)
+		}
+		return nil, "", err
 	}
-	return s.answerView(w, meta, loc)
+	return meta, loc, nil
 }
 
 // applyViewChanges folds the updates into one ReplaceVersion: the last
 // added schema and version (or the version set current) become current.
-func applyViewChanges(base *iceberg.ViewMetadata, changes []viewChange) (*iceberg.ViewMetadata, error) {
+// Changes of properties or location alone keep the current version and
+// its log as they are.
+func applyViewChanges(base *iceberg.ViewMetadata, changes []restapi.ViewUpdate) (*iceberg.ViewMetadata, error) {
 	schema := base.CurrentSchema()
 	version, _ := base.CurrentVersion()
 	props := map[string]string{}
@@ -255,7 +271,7 @@ func applyViewChanges(base *iceberg.ViewMetadata, changes []viewChange) (*iceber
 		props[k] = v
 	}
 	location := base.Location
-	touched := false
+	touched, other := false, false
 	for _, c := range changes {
 		switch c.Action {
 		case "assign-uuid":
@@ -296,24 +312,34 @@ func applyViewChanges(base *iceberg.ViewMetadata, changes []viewChange) (*iceber
 			for k, v := range c.Updates {
 				props[k] = v
 			}
-			touched = true
+			other = true
 		case "remove-properties":
 			for _, k := range c.Removals {
 				delete(props, k)
 			}
-			touched = true
+			other = true
 		case "set-location":
-			location, touched = strings.TrimSuffix(c.Location, "/"), true
+			if strings.TrimSpace(c.Location) == "" {
+				return nil, badRequest("set-location without location")
+			}
+			location, other = strings.TrimSuffix(c.Location, "/"), true
 		default:
 			return nil, fmt.Errorf("%w: view update %q", iceberg.ErrUnknownUpdate, c.Action)
 		}
 	}
-	if !touched {
+	if !touched && !other {
 		return base, nil
 	}
-	out, err := base.ReplaceVersion(schema, version, props)
-	if err != nil {
-		return nil, err
+	out := base
+	if touched {
+		var err error
+		if out, err = base.ReplaceVersion(schema, version, props); err != nil {
+			return nil, err
+		}
+	} else if !maps.Equal(props, base.Properties) {
+		cp := *base
+		cp.Properties = props
+		out = &cp
 	}
 	if location != out.Location {
 		cp := *out
