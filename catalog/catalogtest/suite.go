@@ -1,6 +1,15 @@
 // Package catalogtest is the behaviour every catalog.Catalog shares, as a
 // test suite that each implementation runs against a real instance
-// (catalog/sqlite on a file, catalog/postgres on a throwaway cluster).
+// (catalog/sqlite on a file, catalog/postgres on a throwaway cluster,
+// catalog/rest against icesql's REST server over either).
+//
+// Catalogs that write metadata themselves (table.MetadataCommitter,
+// catalog.ViewMetadataCommitter) get real metadata files instead of bare
+// pointer strings (versions.go), and the cases say where their contract
+// differs: they install files of their own (so versions compare by name),
+// keep no previous pointer, detect a stale table commit by its
+// requirements, and a stale view commit not at all (the REST spec's view
+// commits assert the view's UUID only: the last writer wins).
 package catalogtest
 
 import (
@@ -133,17 +142,19 @@ func testNamespaceLikeIsExact(t *testing.T, open Opener) {
 func testTables(t *testing.T, open Opener) {
 	ctx := context.Background()
 	c := fresh(t, open, catalog.Hooks{})
+	v := newVersions(t, c)
+	m1, r1 := v.table(t, "m1"), v.table(t, "r1")
 	must(t, c.CreateNamespace(ctx, []string{"db"}, nil))
 	must(t, c.CreateNamespace(ctx, []string{"db2"}, nil))
-	must(t, c.CreateTable(ctx, id("db", "t"), "m1"))
-	must(t, c.RegisterTable(ctx, id("db", "r"), "r1"))
-	wantErr(t, c.CreateTable(ctx, id("db", "t"), "m1"), iceberg.ErrTableAlreadyExists)
-	wantErr(t, c.CreateTable(ctx, id("nope", "t"), "m1"), iceberg.ErrNoSuchNamespace)
+	must(t, c.CreateTable(ctx, id("db", "t"), m1))
+	must(t, c.RegisterTable(ctx, id("db", "r"), r1))
+	wantErr(t, c.CreateTable(ctx, id("db", "t"), m1), iceberg.ErrTableAlreadyExists)
+	wantErr(t, c.CreateTable(ctx, id("nope", "t"), m1), iceberg.ErrNoSuchNamespace)
 	wantErr(t, c.CreateTable(ctx, id("db", "e"), ""), catalog.ErrInvalidArgument)
-	wantErr(t, c.CreateTable(ctx, id("db", ""), "m1"), catalog.ErrInvalidIdentifier)
+	wantErr(t, c.CreateTable(ctx, id("db", ""), m1), catalog.ErrInvalidIdentifier)
 	rec, err := c.LoadTable(ctx, id("db", "t"))
 	must(t, err)
-	if rec != (catalog.Record{MetadataLocation: "m1"}) {
+	if rec != (catalog.Record{MetadataLocation: m1}) {
 		t.Fatalf("record %+v", rec)
 	}
 	_, err = c.LoadTable(ctx, id("db", "missing"))
@@ -164,17 +175,17 @@ func testTables(t *testing.T, open Opener) {
 	wantErr(t, c.RenameTable(ctx, id("db", "r"), id("nope", "x")), iceberg.ErrNoSuchNamespace)
 	all, err := c.AllTables(ctx)
 	must(t, err)
-	if want := map[string]catalog.Record{"db.r": {MetadataLocation: "r1"}, "db2.t2": {MetadataLocation: "m1"}}; !reflect.DeepEqual(all, want) {
+	if want := map[string]catalog.Record{"db.r": {MetadataLocation: r1}, "db2.t2": {MetadataLocation: m1}}; !reflect.DeepEqual(all, want) {
 		t.Fatalf("all tables %v, want %v", all, want)
 	}
 	recs, err := c.LoadTables(ctx, []catalog.Identifier{id("db2", "t2"), id("db", "r")})
 	must(t, err)
-	if recs[0].MetadataLocation != "m1" || recs[1].MetadataLocation != "r1" {
+	if recs[0].MetadataLocation != m1 || recs[1].MetadataLocation != r1 {
 		t.Fatalf("load tables %v", recs)
 	}
 	dropped, err := c.DropTable(ctx, id("db2", "t2"))
 	must(t, err)
-	if dropped.MetadataLocation != "m1" {
+	if dropped.MetadataLocation != m1 {
 		t.Fatalf("dropped %+v", dropped)
 	}
 	_, err = c.DropTable(ctx, id("db2", "t2"))
@@ -187,11 +198,16 @@ func testViews(t *testing.T, open Opener) {
 	if !c.SupportsViews() {
 		t.Skip("catalog cannot hold views")
 	}
+	v := newVersions(t, c)
+	m1, v1 := v.table(t, "m1"), v.view(t, "v1")
 	must(t, c.CreateNamespace(ctx, []string{"db"}, nil))
-	must(t, c.CreateTable(ctx, id("db", "t"), "m1"))
-	must(t, c.CreateView(ctx, id("db", "v"), "v1"))
-	wantErr(t, c.CreateView(ctx, id("db", "t"), "v1"), iceberg.ErrTableAlreadyExists)
-	if err := c.CreateTable(ctx, id("db", "v"), "m1"); !errors.Is(err, iceberg.ErrViewAlreadyExists) && !errors.Is(err, iceberg.ErrTableAlreadyExists) {
+	must(t, c.CreateTable(ctx, id("db", "t"), m1))
+	must(t, c.CreateView(ctx, id("db", "v"), v1))
+	// The REST error model has one AlreadyExistsException for both.
+	if err := c.CreateView(ctx, id("db", "t"), v1); !errors.Is(err, iceberg.ErrTableAlreadyExists) && !(v.views && errors.Is(err, iceberg.ErrViewAlreadyExists)) {
+		t.Fatalf("view over a table: %v", err)
+	}
+	if err := c.CreateTable(ctx, id("db", "v"), m1); !errors.Is(err, iceberg.ErrViewAlreadyExists) && !errors.Is(err, iceberg.ErrTableAlreadyExists) {
 		t.Fatalf("table over a view: %v", err)
 	}
 	_, err := c.LoadTable(ctx, id("db", "v"))
@@ -203,12 +219,21 @@ func testViews(t *testing.T, open Opener) {
 	if want := []catalog.Identifier{id("db", "v")}; !reflect.DeepEqual(views, want) {
 		t.Fatalf("views %v", views)
 	}
-	must(t, c.CommitView(ctx, id("db", "v"), "v1", "v2"))
-	wantErr(t, c.CommitView(ctx, id("db", "v"), "v1", "v3"), iceberg.ErrCommitFailed)
-	wantErr(t, c.CommitTable(ctx, id("db", "v"), "v2", "v3"), iceberg.ErrCommitFailed)
+	v2 := v.viewChild(t, v1, "v2")
+	must(t, c.CommitView(ctx, id("db", "v"), v1, v2))
+	if v.views {
+		// A view commit asserts the view's UUID only: one based on
+		// another view's versions fails, a stale one of this view wins.
+		o1 := v.view(t, "o1")
+		wantErr(t, c.CommitView(ctx, id("db", "v"), o1, v.viewChild(t, o1, "o2")), iceberg.ErrCommitFailed)
+	} else {
+		wantErr(t, c.CommitView(ctx, id("db", "v"), v1, v.viewChild(t, v1, "v3")), iceberg.ErrCommitFailed)
+	}
+	// A view's pointer is not a table's.
+	wantErr(t, c.CommitTable(ctx, id("db", "v"), m1, v.child(t, m1, "m2")), iceberg.ErrCommitFailed)
 	rec, err := c.LoadView(ctx, id("db", "v"))
 	must(t, err)
-	if rec != (catalog.Record{MetadataLocation: "v2", PreviousMetadataLocation: "v1"}) {
+	if !v.isView(t, rec.MetadataLocation, "v2") || (!v.views && rec.PreviousMetadataLocation != "v1") {
 		t.Fatalf("view record %+v", rec)
 	}
 	must(t, c.RenameView(ctx, id("db", "v"), id("db", "w")))
@@ -224,22 +249,30 @@ func testViews(t *testing.T, open Opener) {
 func testCommitTableCAS(t *testing.T, open Opener) {
 	ctx := context.Background()
 	c := fresh(t, open, catalog.Hooks{})
+	v := newVersions(t, c)
 	must(t, c.CreateNamespace(ctx, []string{"db"}, nil))
-	must(t, c.CreateTable(ctx, id("db", "t"), "m1"))
+	must(t, c.CreateTable(ctx, id("db", "t"), v.table(t, "m1")))
 	steps := []struct {
 		name           string
-		expected, next string
+		expected, next string // version names; next follows expected
 		err            error
-		after          catalog.Record
+		after, prev    string
 	}{
-		{"first swap", "m1", "m2", nil, catalog.Record{MetadataLocation: "m2", PreviousMetadataLocation: "m1"}},
-		{"stale expected", "m1", "m3", iceberg.ErrCommitFailed, catalog.Record{MetadataLocation: "m2", PreviousMetadataLocation: "m1"}},
-		{"second swap", "m2", "m3", nil, catalog.Record{MetadataLocation: "m3", PreviousMetadataLocation: "m2"}},
-		{"empty expected", "", "m4", catalog.ErrInvalidArgument, catalog.Record{MetadataLocation: "m3", PreviousMetadataLocation: "m2"}},
+		{"first swap", "m1", "m2", nil, "m2", "m1"},
+		{"stale expected", "m1", "m3", iceberg.ErrCommitFailed, "m2", "m1"},
+		{"second swap", "m2", "m3", nil, "m3", "m2"},
+		{"empty expected", "", "m4", catalog.ErrInvalidArgument, "m3", "m2"},
 	}
 	for _, s := range steps {
 		t.Run(s.name, func(t *testing.T) {
-			err := c.CommitTable(ctx, id("db", "t"), s.expected, s.next)
+			var expected, next string
+			if s.expected != "" {
+				expected = v.loc(t, s.expected)
+				next = v.child(t, expected, s.next)
+			} else {
+				next = v.table(t, s.next)
+			}
+			err := c.CommitTable(ctx, id("db", "t"), expected, next)
 			if s.err == nil {
 				must(t, err)
 			} else {
@@ -247,29 +280,33 @@ func testCommitTableCAS(t *testing.T, open Opener) {
 			}
 			rec, err := c.LoadTable(ctx, id("db", "t"))
 			must(t, err)
-			if rec != s.after {
-				t.Fatalf("after: %+v, want %+v", rec, s.after)
+			// A catalog that writes its own files keeps no previous pointer.
+			if !v.is(t, rec.MetadataLocation, s.after) || (!v.files && rec.PreviousMetadataLocation != s.prev) {
+				t.Fatalf("after: %+v, want %s after %s", rec, s.after, s.prev)
 			}
 		})
 	}
-	wantErr(t, c.CommitTable(ctx, id("db", "missing"), "m1", "m2"), iceberg.ErrCommitFailed)
+	m1 := v.loc(t, "m1")
+	wantErr(t, c.CommitTable(ctx, id("db", "missing"), m1, v.child(t, m1, "m2")), iceberg.ErrCommitFailed)
 }
 
 func testCommitTablesAtomic(t *testing.T, open Opener) {
 	ctx := context.Background()
 	c := fresh(t, open, catalog.Hooks{})
+	v := newVersions(t, c)
 	must(t, c.CreateNamespace(ctx, []string{"db"}, nil))
-	must(t, c.CreateTable(ctx, id("db", "a"), "a1"))
-	must(t, c.CreateTable(ctx, id("db", "b"), "b1"))
+	must(t, c.CreateTable(ctx, id("db", "a"), v.table(t, "a1")))
+	must(t, c.CreateTable(ctx, id("db", "b"), v.table(t, "b1")))
 	tc := func(name, exp, next string) catalog.TableCommit {
-		return catalog.TableCommit{Ident: id("db", name), Expected: exp, New: next}
+		base := v.loc(t, exp)
+		return catalog.TableCommit{Ident: id("db", name), Expected: base, New: v.child(t, base, next)}
 	}
 	must(t, c.CommitTables(ctx, []catalog.TableCommit{tc("a", "a1", "a2"), tc("b", "b1", "b2")}))
 	wantErr(t, c.CommitTables(ctx, []catalog.TableCommit{tc("a", "a2", "a3"), tc("b", "b1", "b3")}), iceberg.ErrCommitFailed)
 	wantErr(t, c.CommitTables(ctx, []catalog.TableCommit{tc("a", "a2", "a3"), tc("a", "a3", "a4")}), catalog.ErrInvalidArgument)
 	recs, err := c.LoadTables(ctx, []catalog.Identifier{id("db", "a"), id("db", "b")})
 	must(t, err)
-	if recs[0].MetadataLocation != "a2" || recs[1].MetadataLocation != "b2" {
+	if !v.is(t, recs[0].MetadataLocation, "a2") || !v.is(t, recs[1].MetadataLocation, "b2") {
 		t.Fatalf("a failed multi-table commit changed something: %+v", recs)
 	}
 }
@@ -291,21 +328,34 @@ func testHooks(t *testing.T, open Opener) {
 			return nil
 		},
 	})
+	v := newVersions(t, c)
+	m1 := v.table(t, "m1")
+	m2 := v.child(t, m1, "m2")
 	must(t, c.CreateNamespace(ctx, []string{"db"}, nil))
 	for _, n := range []string{"ok", "crash", "lost"} {
-		must(t, c.CreateTable(ctx, id("db", n), "m1"))
+		must(t, c.CreateTable(ctx, id("db", n), m1))
 	}
 	wantErr(t, c.CommitTables(ctx, []catalog.TableCommit{
-		{Ident: id("db", "ok"), Expected: "m1", New: "m2"}, {Ident: id("db", "crash"), Expected: "m1", New: "m2"}}), iceberg.ErrCommitStateUnknown)
+		{Ident: id("db", "ok"), Expected: m1, New: m2}, {Ident: id("db", "crash"), Expected: m1, New: m2}}), iceberg.ErrCommitStateUnknown)
 	rec, err := c.LoadTable(ctx, id("db", "ok"))
 	must(t, err)
-	if rec.MetadataLocation != "m1" {
+	if !v.is(t, rec.MetadataLocation, "m1") {
 		t.Fatalf("aborted multi-table commit moved a pointer: %+v", rec)
 	}
-	wantErr(t, c.CommitTable(ctx, id("db", "lost"), "m1", "m2"), lost)
+	err = c.CommitTable(ctx, id("db", "lost"), m1, m2)
+	if v.files {
+		// The hooks run in the server: the lost reply reaches the client
+		// as a 5xx, which it resolves by reading the table back (the
+		// commit's snapshot is there) or reports as unknown.
+		if err != nil && !errors.Is(err, iceberg.ErrCommitStateUnknown) {
+			t.Fatalf("commit whose reply was lost: %v", err)
+		}
+	} else {
+		wantErr(t, err, lost)
+	}
 	rec, err = c.LoadTable(ctx, id("db", "lost"))
 	must(t, err)
-	if rec.MetadataLocation != "m2" {
+	if !v.is(t, rec.MetadataLocation, "m2") {
 		t.Fatalf("a swap whose reply was lost did not take effect: %+v", rec)
 	}
 }
@@ -313,16 +363,22 @@ func testHooks(t *testing.T, open Opener) {
 func testConcurrentCASOneWinner(t *testing.T, open Opener) {
 	ctx := context.Background()
 	c := fresh(t, open, catalog.Hooks{})
+	v := newVersions(t, c)
+	m0 := v.table(t, "m0")
 	must(t, c.CreateNamespace(ctx, []string{"db"}, nil))
-	must(t, c.CreateTable(ctx, id("db", "t"), "m0"))
+	must(t, c.CreateTable(ctx, id("db", "t"), m0))
 	const writers = 16
 	errs := make([]error, writers)
+	next := make([]string, writers)
+	for i := range writers {
+		next[i] = v.child(t, m0, fmt.Sprintf("w%d", i))
+	}
 	var wg sync.WaitGroup
 	for i := range writers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			errs[i] = c.CommitTable(ctx, id("db", "t"), "m0", fmt.Sprintf("w%d", i))
+			errs[i] = c.CommitTable(ctx, id("db", "t"), m0, next[i])
 		}()
 	}
 	wg.Wait()
@@ -340,7 +396,7 @@ func testConcurrentCASOneWinner(t *testing.T, open Opener) {
 	}
 	rec, err := c.LoadTable(ctx, id("db", "t"))
 	must(t, err)
-	if winner < 0 || rec.MetadataLocation != fmt.Sprintf("w%d", winner) {
+	if winner < 0 || !v.is(t, rec.MetadataLocation, fmt.Sprintf("w%d", winner)) {
 		t.Fatalf("winner %d, table at %s", winner, rec.MetadataLocation)
 	}
 }
@@ -350,8 +406,9 @@ func testConcurrentCASOneWinner(t *testing.T, open Opener) {
 func testConcurrentNoLostUpdates(t *testing.T, open Opener) {
 	ctx := context.Background()
 	c := fresh(t, open, catalog.Hooks{})
+	v := newVersions(t, c)
 	must(t, c.CreateNamespace(ctx, []string{"db"}, nil))
-	must(t, c.CreateTable(ctx, id("db", "t"), "start"))
+	must(t, c.CreateTable(ctx, id("db", "t"), v.table(t, "start")))
 	const writers, each = 8, 10
 	var mu sync.Mutex
 	next := map[string]string{}
@@ -362,20 +419,23 @@ func testConcurrentNoLostUpdates(t *testing.T, open Opener) {
 		go func() {
 			defer wg.Done()
 			for i := range each {
-				loc := fmt.Sprintf("w%d-%d", w, i)
+				name := fmt.Sprintf("w%d-%d", w, i)
 				for {
 					rec, err := c.LoadTable(ctx, id("db", "t"))
 					if err != nil {
 						errs <- err
 						return
 					}
-					err = c.CommitTable(ctx, id("db", "t"), rec.MetadataLocation, loc)
+					// Versions chain by name: a catalog that writes its
+					// own files installs a location of its own.
+					base := v.name(t, rec.MetadataLocation)
+					err = c.CommitTable(ctx, id("db", "t"), rec.MetadataLocation, v.child(t, rec.MetadataLocation, name))
 					if err == nil {
 						mu.Lock()
-						if prev, dup := next[rec.MetadataLocation]; dup {
-							errs <- fmt.Errorf("two commits won from %s: %s and %s", rec.MetadataLocation, prev, loc)
+						if prev, dup := next[base]; dup {
+							errs <- fmt.Errorf("two commits won from %s: %s and %s", base, prev, name)
 						}
-						next[rec.MetadataLocation] = loc
+						next[base] = name
 						mu.Unlock()
 						break
 					}
@@ -399,7 +459,7 @@ func testConcurrentNoLostUpdates(t *testing.T, open Opener) {
 		loc = n
 		steps++
 	}
-	if steps != writers*each || loc != rec.MetadataLocation {
+	if steps != writers*each || !v.is(t, rec.MetadataLocation, loc) {
 		t.Fatalf("chain has %d of %d swaps and ends at %s; table at %s", steps, writers*each, loc, rec.MetadataLocation)
 	}
 }

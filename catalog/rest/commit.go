@@ -15,6 +15,9 @@ import (
 // change turns a pointer swap into the REST form: the updates from the
 // expected metadata to the next, with the requirements they need.
 func (c *Catalog) change(ctx context.Context, tc catalog.TableCommit) (restapi.CommitTableRequest, []int64, error) {
+	if tc.Expected == "" || tc.New == "" {
+		return restapi.CommitTableRequest{}, nil, fmt.Errorf("%w: commit of %s: empty metadata location", catalog.ErrInvalidArgument, tc.Ident)
+	}
 	base, err := c.readMetadata(ctx, tc.Expected)
 	if err != nil {
 		return restapi.CommitTableRequest{}, nil, err
@@ -80,6 +83,9 @@ func (c *Catalog) CommitTables(ctx context.Context, commits []catalog.TableCommi
 	added := map[string][]int64{}
 	var ids []catalog.Identifier
 	for _, tc := range commits {
+		if _, dup := added[tc.Ident.String()]; dup {
+			return fmt.Errorf("%w: table %s twice in one commit", catalog.ErrInvalidArgument, tc.Ident)
+		}
 		ch, a, err := c.change(ctx, tc)
 		if err != nil {
 			return err
@@ -104,7 +110,10 @@ func (c *Catalog) commitOutcome(ctx context.Context, err error, added map[string
 	var se *ServerError
 	var send *SendError
 	switch {
-	case errors.As(err, &se) && se.Status == http.StatusConflict:
+	case errors.As(err, &se) && (se.Status == http.StatusConflict || se.Status == http.StatusNotFound):
+		// A table that is gone is a lost commit too (the pointer moved
+		// away), as catalog.Tables' CommitTable says; it still matches
+		// iceberg.ErrNoSuchTable.
 		return fmt.Errorf("%w: %w", iceberg.ErrCommitFailed, err)
 	case errors.As(err, &se) && se.Status < 500:
 		return err

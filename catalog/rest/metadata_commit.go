@@ -26,6 +26,9 @@ func (c *Catalog) CreateFromMetadata(ctx context.Context, id catalog.Identifier,
 	if err := c.writable(); err != nil {
 		return table.Committed{}, err
 	}
+	if err := iceberg.CheckIdentifier(id.Namespace, id.Name); err != nil {
+		return table.Committed{}, err
+	}
 	req, err := createRequest(id, meta)
 	if err != nil {
 		return table.Committed{}, err

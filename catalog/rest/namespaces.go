@@ -3,6 +3,8 @@ package rest
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"net/http"
 	"net/url"
 	"slices"
@@ -24,10 +26,23 @@ func (c *Catalog) CreateNamespace(ctx context.Context, ns []string, props map[st
 	if err := c.writable(); err != nil {
 		return err
 	}
+	if err := iceberg.CheckNamespace(ns); err != nil {
+		return err
+	}
 	err := c.call(ctx, http.MethodPost, c.route("/namespaces"), nil,
 		restapi.CreateNamespaceRequest{Namespace: ns, Properties: props}, nil, nil)
+	var se *ServerError
+	if errors.As(err, &se) && se.Status == http.StatusBadRequest && se.Type == "IllegalArgumentException" {
+		// The error model has one type for a name the server cannot
+		// store and for other bad arguments.
+		se.Kind = errNamespaceRefused
+	}
 	return alreadyExists(err, iceberg.ErrNamespaceExists)
 }
+
+// errNamespaceRefused matches both catalog.ErrInvalidIdentifier and
+// catalog.ErrInvalidArgument.
+var errNamespaceRefused = fmt.Errorf("%w: %w", catalog.ErrInvalidIdentifier, catalog.ErrInvalidArgument)
 
 func (c *Catalog) NamespaceExists(ctx context.Context, ns []string) (bool, error) {
 	if !c.Supports(restapi.EndpointNamespaceExists) {

@@ -28,6 +28,9 @@ func (c *Catalog) RegisterTable(ctx context.Context, id catalog.Identifier, meta
 	if err := c.writable(); err != nil {
 		return err
 	}
+	if err := iceberg.CheckIdentifier(id.Namespace, id.Name); err != nil {
+		return err
+	}
 	err := c.call(ctx, http.MethodPost, c.route("/namespaces/%s/register", nsPart(id.Namespace)), nil,
 		restapi.RegisterTableRequest{Name: id.Name, MetadataLocation: metadataLocation}, nil, iceberg.ErrNoSuchNamespace)
 	return alreadyExists(err, iceberg.ErrTableAlreadyExists)
@@ -146,6 +149,9 @@ func (c *Catalog) listIdents(ctx context.Context, u string) ([]catalog.Identifie
 
 func (c *Catalog) RenameTable(ctx context.Context, from, to catalog.Identifier) error {
 	if err := c.writable(); err != nil {
+		return err
+	}
+	if err := iceberg.CheckIdentifier(to.Namespace, to.Name); err != nil {
 		return err
 	}
 	err := c.call(ctx, http.MethodPost, c.route("/tables/rename"), nil, restapi.RenameTableRequest{

@@ -37,6 +37,9 @@ func (c *Catalog) CreateView(ctx context.Context, id catalog.Identifier, metadat
 	if err := c.requireViews(); err != nil {
 		return err
 	}
+	if err := iceberg.CheckIdentifier(id.Namespace, id.Name); err != nil {
+		return err
+	}
 	err := c.call(ctx, http.MethodPost, c.route("/namespaces/%s/register-view", nsPart(id.Namespace)), nil,
 		restapi.RegisterTableRequest{Name: id.Name, MetadataLocation: metadataLocation}, nil, iceberg.ErrNoSuchNamespace)
 	return alreadyExists(err, iceberg.ErrViewAlreadyExists)
@@ -97,6 +100,9 @@ func (c *Catalog) CreateViewFromMetadata(ctx context.Context, id catalog.Identif
 		return "", nil, err
 	}
 	if err := c.requireViews(); err != nil {
+		return "", nil, err
+	}
+	if err := iceberg.CheckIdentifier(id.Namespace, id.Name); err != nil {
 		return "", nil, err
 	}
 	version, ok := meta.CurrentVersion()
@@ -286,6 +292,9 @@ func (c *Catalog) RenameView(ctx context.Context, from, to catalog.Identifier) e
 		return err
 	}
 	if err := c.requireViews(); err != nil {
+		return err
+	}
+	if err := iceberg.CheckIdentifier(to.Namespace, to.Name); err != nil {
 		return err
 	}
 	err := c.call(ctx, http.MethodPost, c.route("/views/rename"), nil, restapi.RenameTableRequest{

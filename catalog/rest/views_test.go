@@ -57,8 +57,8 @@ func TestViewsOverREST(t *testing.T) {
 	)
 	steps := []struct {
 		name, stmt, query string
-		want               int64
-		err                error
+		want              int64
+		err               error
 	}{
 		{"create", "", "SELECT count(*) FROM big", 2, nil},
 		{"create again", "CREATE VIEW big AS SELECT id FROM t", "", 0, iceberg.ErrViewAlreadyExists},

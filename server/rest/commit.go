@@ -191,10 +191,35 @@ func (s *Server) tryCommit(ctx context.Context, changes []*change) error {
 		}
 		return nil
 	}
-	if !errors.Is(err, iceberg.ErrCommitStateUnknown) {
-		s.discard(ctx, changes)
+	if !refused(err) {
+		// The swap may have happened (a lost reply, a fault after
+		// sending): the new files stay, and the client is told the
+		// outcome is unknown, as the spec's 500 for commits says.
+		return unknownOutcome(err)
 	}
+	s.discard(ctx, changes)
 	return err
+}
+
+// refused reports whether a catalog's swap error says that nothing
+// changed; only then may the files written for it be removed.
+func refused(err error) bool {
+	for _, k := range []error{iceberg.ErrCommitFailed, iceberg.ErrRequirementFailed, iceberg.ErrTableAlreadyExists,
+		iceberg.ErrViewAlreadyExists, iceberg.ErrNoSuchTable, iceberg.ErrNoSuchView, iceberg.ErrNoSuchNamespace,
+		catalog.ErrBusy, catalog.ErrReadOnly, catalog.ErrInvalidArgument, catalog.ErrInvalidIdentifier} {
+		if errors.Is(err, k) {
+			return !errors.Is(err, iceberg.ErrCommitStateUnknown)
+		}
+	}
+	return false
+}
+
+// unknownOutcome marks err as a commit whose outcome is unknown.
+func unknownOutcome(err error) error {
+	if errors.Is(err, iceberg.ErrCommitStateUnknown) {
+		return err
+	}
+	return fmt.Errorf("%w: %w", iceberg.ErrCommitStateUnknown, err)
 }
 
 // readBases reads the pointers of all changed tables in one consistent

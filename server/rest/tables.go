@@ -165,6 +165,9 @@ func (s *Server) createTable(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	if err := s.cat.CreateTable(ctx, id, mloc); err != nil {
+		if !refused(err) {
+			return unknownOutcome(err)
+		}
 		s.env.IO.Remove(context.WithoutCancel(ctx), mloc)
 		return err
 	}

@@ -109,6 +109,9 @@ func (s *Server) createView(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	if err := s.cat.CreateView(ctx, id, mloc); err != nil {
+		if !refused(err) {
+			return unknownOutcome(err)
+		}
 		s.env.IO.Remove(context.WithoutCancel(ctx), mloc)
 		return err
 	}
@@ -247,8 +250,8 @@ func (s *Server) replaceViewOnce(ctx context.Context, id catalog.Identifier, req
 		return nil, "", err
 	}
 	if err := s.cat.CommitView(ctx, id, rec.MetadataLocation, loc); err != nil {
-		if errors.Is(err, iceberg.ErrCommitStateUnknown) {
-			return nil, "", err
+		if !refused(err) {
+			return nil, "", unknownOutcome(err)
 		}
 		s.env.IO.Remove(context.WithoutCancel(ctx), loc)
 		if errors.Is(err, iceberg.ErrCommitFailed) {
