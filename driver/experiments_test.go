@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"net/http/httptest"
 	"net/url"
 	"path/filepath"
 	"sort"
@@ -13,6 +14,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/icesql/icesql/catalog/sqlite"
 	"github.com/icesql/icesql/driver"
 	"github.com/icesql/icesql/iceberg"
 	"github.com/icesql/icesql/iceberg/fileio"
@@ -20,6 +22,7 @@ import (
 	"github.com/icesql/icesql/iceberg/table"
 	"github.com/icesql/icesql/internal/pgtest"
 	"github.com/icesql/icesql/internal/s3test"
+	restserver "github.com/icesql/icesql/server/rest"
 	"github.com/icesql/icesql/sqlexec"
 )
 
@@ -33,8 +36,9 @@ type testWarehouse struct {
 }
 
 // warehouseKinds are the warehouses the seed's experiments run on: a local
-// directory with its SQLite catalog (the default), and a bucket of a real
-// S3-compatible server with a Postgres catalog.
+// directory with its SQLite catalog (the default), a bucket of a real
+// S3-compatible server with a Postgres catalog, and a local directory
+// whose catalog is icesql's REST server.
 var warehouseKinds = []struct {
 	name string
 	open func(t *testing.T) *testWarehouse
@@ -58,6 +62,23 @@ var warehouseKinds = []struct {
 			t.Fatal(err)
 		}
 		return &testWarehouse{dsn: st.Warehouse("lake") + "?" + q.Encode(), root: st.Warehouse("lake"), fio: fio}
+	}},
+	{"rest", func(t *testing.T) *testWarehouse {
+		// icesql's REST server (the handler icesql serve runs) over a
+		// SQLite catalog on loopback; the engine's catalog is the server.
+		dir := filepath.Join(t.TempDir(), "lake")
+		cat, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "catalog.db"), sqlite.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { cat.Close() })
+		wh, err := fileio.LocalURI(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		hs := httptest.NewServer(restserver.New(cat, &fileio.Local{}, restserver.Options{Warehouse: wh}))
+		t.Cleanup(hs.Close)
+		return &testWarehouse{dsn: dir + "?catalog_uri=" + url.QueryEscape(hs.URL), root: dir, fio: &fileio.Local{}}
 	}},
 }
 
