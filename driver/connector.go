@@ -90,6 +90,7 @@ func (c *connector) open(ctx context.Context) (*sqlexec.Engine, error) {
 		AllowExternalLocations: c.cfg.AllowExternalLocations,
 		DisableCopyTo:          c.cfg.DisableCopyTo,
 		SkipPageChecksums:      c.cfg.SkipPageChecksums,
+		DataFileCacheBytes:     c.cfg.DataFileCache,
 		FileIO:                 c.cfg.FileIO,
 		CatalogProperties:      c.cfg.CatalogProperties,
 	})

@@ -18,7 +18,8 @@ import (
 // table alone; a taken name fails before the query runs.
 func TestCreateTableAsSelectIsOneCommit(t *testing.T) {
 	dir := t.TempDir()
-	db := openDB(t, dir)
+	// No data file cache: a file removed below must be missed.
+	db := openDB(t, dir+"?data_file_cache=0")
 	mustExec(t, db, "CREATE TABLE src (id BIGINT, v STRING)")
 	mustExec(t, db, "INSERT INTO src VALUES (1, 'a'), (2, 'b'), (3, 'c')")
 	mustExec(t, db, "CREATE TABLE dst AS SELECT * FROM src WHERE id > 1")

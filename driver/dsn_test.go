@@ -25,6 +25,8 @@ func TestParseDSN(t *testing.T) {
 		{"/w?catalog_uri=sqlite:/c/cat.db", Config{Warehouse: "/w", CatalogFile: "/c/cat.db", Catalog: "default", Namespace: "default", Mode: ModeReadWrite}},
 		{"/w?verify_page_checksums=false", Config{Warehouse: "/w", CatalogFile: "/w/catalog.db", Catalog: "default", Namespace: "default", Mode: ModeReadWrite, SkipPageChecksums: true}},
 		{"/w?verify_page_checksums=true", Config{Warehouse: "/w", CatalogFile: "/w/catalog.db", Catalog: "default", Namespace: "default", Mode: ModeReadWrite}},
+		{"/w?data_file_cache=16MiB", Config{Warehouse: "/w", CatalogFile: "/w/catalog.db", Catalog: "default", Namespace: "default", Mode: ModeReadWrite, DataFileCache: 16 << 20}},
+		{"/w?data_file_cache=0", Config{Warehouse: "/w", CatalogFile: "/w/catalog.db", Catalog: "default", Namespace: "default", Mode: ModeReadWrite, DataFileCache: -1}},
 		{"/w?memory_limit=1000", Config{Warehouse: "/w", CatalogFile: "/w/catalog.db", Catalog: "default", Namespace: "default", Mode: ModeReadWrite, MemoryLimit: 1000}},
 	}
 	for _, tt := range tests {
@@ -54,6 +56,7 @@ func TestParseDSNErrors(t *testing.T) {
 		"./lake?catalog_uri=ftp://h/x", "./lake?catalog_uri=/a.db&catalog_file=/b.db", "./lake?catalog_uri=sqlite:",
 		"./lake?memory_limit=lots", "./lake?memory_limit=-5", "./lake?memory_limit=99999999999TiB",
 		"./lake?allow_external_locations=yes please", "./lake?verify_page_checksums=off please",
+		"./lake?data_file_cache=-1", "./lake?data_file_cache=big",
 	} {
 		t.Run(dsn, func(t *testing.T) {
 			_, err := ParseDSN(dsn)

@@ -44,7 +44,8 @@ func footerRows(db *sql.DB, q string) (out []string, err error) {
 // footerTable writes a small table and returns its data file and bytes.
 func footerTable(t *testing.T) (*sql.DB, string, []byte) {
 	t.Helper()
-	db := openDB(t, t.TempDir())
+	// No data file cache: each read must see the bytes edited on disk.
+	db := openDB(t, t.TempDir()+"?data_file_cache=0")
 	mustExec(t, db, "CREATE TABLE f (alpha_col BIGINT, beta_col STRING, gamma_col DOUBLE) TBLPROPERTIES ('write.parquet.compression-codec'='uncompressed')")
 	mustExec(t, db, "INSERT INTO f VALUES (1, 'one', 1.5), (2, 'two', 2.5), (3, NULL, 3.5)")
 	path := localPath(t, queryStrings(t, db, "SELECT file_path FROM f.data_files")[0])

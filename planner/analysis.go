@@ -117,7 +117,8 @@ func (a *Analysis) wrap(p Plan, it exec.RecordIterator) exec.RecordIterator {
 type RenderOptions struct {
 	// NoTiming leaves out times, so that the text depends on the data only.
 	NoTiming bool
-	// NoBytes leaves out counts of bytes, which depend on the writer.
+	// NoBytes leaves out counts of bytes, which depend on the writer, and
+	// of data files served from memory, which depend on earlier queries.
 	NoBytes bool
 }
 
@@ -144,7 +145,7 @@ func (a *Analysis) Render(opts RenderOptions) string {
 			a.mu.Unlock()
 			if sa != nil {
 				for _, line := range strings.Split(sa.String(), "\n") {
-					if line == "" || (opts.NoBytes && strings.HasPrefix(line, "bytes")) {
+					if line == "" || (opts.NoBytes && (strings.HasPrefix(line, "bytes") || strings.HasPrefix(line, "data files from the cache"))) {
 						continue
 					}
 					sb.WriteString(indent + "  " + line + "\n")

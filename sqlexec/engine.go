@@ -22,6 +22,7 @@ import (
 	"github.com/icesql/icesql/catalog"
 	"github.com/icesql/icesql/catalog/open"
 	"github.com/icesql/icesql/iceberg"
+	"github.com/icesql/icesql/iceberg/datafile"
 	"github.com/icesql/icesql/iceberg/fileio"
 	s3io "github.com/icesql/icesql/iceberg/fileio/s3"
 	"github.com/icesql/icesql/iceberg/maintenance"
@@ -64,6 +65,9 @@ type Config struct {
 	// SkipPageChecksums reads query scans' data files without verifying
 	// their Parquet page CRCs (datafile.ReadOptions.SkipPageChecksums).
 	SkipPageChecksums bool
+	// DataFileCacheBytes bounds the engine's cache of small data files
+	// (datafile.FileCache): 0 is its default, negative keeps none.
+	DataFileCacheBytes int64
 	// FileIO holds storage properties with Iceberg's names (s3.endpoint,
 	// s3.access-key-id, ..., client.region) for s3:// locations.
 	FileIO map[string]string
@@ -89,6 +93,9 @@ type Engine struct {
 	// manifests caches decoded manifest lists and manifests (immutable
 	// files) for every scan of this warehouse.
 	manifests *scan.ManifestCache
+	// files caches small data files (bytes and decoded footers) for every
+	// scan: tables built by many small INSERTs are read from memory.
+	files *datafile.FileCache
 	// views caches parsed view metadata by location (files never change).
 	views viewMetaCache
 
@@ -160,6 +167,9 @@ func Open(ctx context.Context, cfg Config) (*Engine, error) {
 	vended.base = cfg.FileIO
 	e := &Engine{cfg: cfg, catalog: cat, warehouseURI: uri, objectStore: objectStore, tables: newTableCache(tableCacheSize),
 		manifests: scan.NewManifestCache(0)}
+	if cfg.DataFileCacheBytes >= 0 {
+		e.files = datafile.NewFileCache(cfg.DataFileCacheBytes)
+	}
 	e.env = &table.Env{Catalog: table.FromCatalog(cat), IO: fio, Reporter: cfg.Reporter,
 		RemoveExpired: maintenance.RemoveExpiredFiles}
 	return e, nil

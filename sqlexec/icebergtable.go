@@ -33,6 +33,8 @@ type icebergTable struct {
 	arrow  *arrow.Schema
 	// manifests is the engine's manifest cache (nil: none).
 	manifests *scan.ManifestCache
+	// files is the engine's cache of small data files (nil: none).
+	files *datafile.FileCache
 	// skipPageChecksums: Config.SkipPageChecksums.
 	skipPageChecksums bool
 
@@ -145,7 +147,7 @@ func (it *icebergTable) prepare(ctx context.Context, req planner.ScanRequest) ([
 // newTaskIterator reads tasks; counters is nil unless the scan is analyzed.
 func (it *icebergTable) newTaskIterator(tasks []scan.FileScanTask, proj *iceberg.Schema, out *arrow.Schema, limit int64, cache *datafile.DeleteCache, counters *scanstats.Counters) *taskIterator {
 	return &taskIterator{fio: counters.IO(it.t.IO()), meta: it.t.Metadata(), tasks: tasks, proj: proj, out: out, limit: limit, deletes: cache, stats: counters.ReadStats(),
-		skipPageChecksums: it.skipPageChecksums}
+		skipPageChecksums: it.skipPageChecksums, files: it.files}
 }
 
 func (it *icebergTable) ExplainScan(ctx context.Context, req planner.ScanRequest) (string, error) {
@@ -179,6 +181,7 @@ type taskIterator struct {
 	stats *datafile.ReadStats
 	// skipPageChecksums: Config.SkipPageChecksums.
 	skipPageChecksums bool
+	files             *datafile.FileCache
 
 	cur datafile.RecordIterator
 }
@@ -204,7 +207,7 @@ func (ti *taskIterator) Next(ctx context.Context) (arrow.RecordBatch, error) {
 				ti.rows += task.File.RecordCount
 				return array.NewRecordBatch(ti.out, nil, task.File.RecordCount), nil
 			}
-			cur, err := datafile.ReadTask(ctx, ti.fio, ti.meta, task, ti.proj, datafile.ReadOptions{DeleteCache: ti.deletes, Stats: ti.stats, SkipPageChecksums: ti.skipPageChecksums})
+			cur, err := datafile.ReadTask(ctx, ti.fio, ti.meta, task, ti.proj, datafile.ReadOptions{DeleteCache: ti.deletes, Stats: ti.stats, SkipPageChecksums: ti.skipPageChecksums, Files: ti.files})
 			if err != nil {
 				return nil, err
 			}

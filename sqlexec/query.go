@@ -135,6 +135,7 @@ func (s *Session) openTable(ctx context.Context, tr *parser.TableRef) (planner.T
 		return nil, err
 	}
 	it.manifests = s.engine.manifests
+	it.files = s.engine.files
 	it.skipPageChecksums = s.engine.cfg.SkipPageChecksums
 	return it, nil
 }

@@ -14,6 +14,9 @@ type ReadStats struct {
 	// RowGroupsSkipped those of them skipped by their statistics.
 	RowGroups        atomic.Int64
 	RowGroupsSkipped atomic.Int64
+	// CacheHits counts the data files of Files served by
+	// ReadOptions.Files without touching storage.
+	CacheHits atomic.Int64
 
 	mu      sync.Mutex
 	deletes map[string]struct{}

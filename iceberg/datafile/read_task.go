@@ -33,6 +33,9 @@ type ReadOptions struct {
 	// delete files and the order of position delete files so that each is
 	// read once per scan rather than once per task; nil reads them per task.
 	DeleteCache *DeleteCache
+	// Files, when set, keeps small data files in memory across tasks and
+	// scans (an engine-wide FileCache); nil opens every file from storage.
+	Files *FileCache
 	// Stats, when set, counts files, row groups and delete files read.
 	Stats *ReadStats
 	// SkipPageChecksums reads the data file without verifying its page
@@ -104,7 +107,7 @@ func ReadTask(ctx context.Context, fio fileio.FileIO, meta *iceberg.TableMetadat
 		opts.Stats.addDeletes(paths(dvs), paths(posDeletes), paths(eqDeletes))
 	}
 	it := &taskIterator{outPositions: opts.WithPositions, path: f.FilePath, constants: identityConstants(meta, task),
-		expectedIDs: metricFieldIDs(f), expectedRows: f.RecordCount}
+		expectedIDs: metricFieldIDs(f), expectedRows: f.RecordCount, fileSize: f.FileSizeInBytes}
 	var err error
 	if it.deleted, err = loadRowDeletes(ctx, fio, f.FilePath, dvs, posDeletes, opts.DeleteCache); err != nil {
 		return nil, err

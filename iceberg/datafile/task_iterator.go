@@ -31,6 +31,7 @@ type taskIterator struct {
 	constants    map[int]any // identity partition values, for columns missing from the file
 	expectedIDs  []int       // field ids the manifest has metrics for
 	expectedRows int64       // the manifest's record_count
+	fileSize     int64       // the manifest's file_size_in_bytes
 	outPositions bool
 	needPos      bool
 
@@ -82,15 +83,11 @@ func (it *taskIterator) open(ctx context.Context, fio fileio.FileIO, table, proj
 	for _, id := range it.residualIDs {
 		add(id)
 	}
-	in, err := fio.Open(ctx, it.path)
+	pr, in, err := openCached(ctx, fio, opts.Files, it.path, it.fileSize, opts.Stats)
 	if err != nil {
 		return &FileError{Op: "read", Path: it.path, Err: err}
 	}
-	it.in = in
-	pr, err := openParquet(in)
-	if err != nil {
-		return &FileError{Op: "read", Path: it.path, Err: err}
-	}
+	it.in = in // nil for a file held in memory by the cache
 	if r, ok := in.(fileio.RemoteReads); ok && r.RemoteReads() {
 		pr.FetchAhead(remoteFetchesInFlight, remoteFetchBudget, in.Size())
 		it.pr = pr

@@ -20,6 +20,7 @@ type NameMapping func(path []string) (fieldID int, ok bool)
 type Reader struct {
 	file    *parquet.File
 	src     io.ReaderAt // the file's bytes, for checking page headers
+	base    io.ReaderAt // src as Open was given it (before FetchAhead)
 	skipCRC bool
 	fetch   *chunkFetcher // nil unless FetchAhead
 }
@@ -66,6 +67,14 @@ func (r *Reader) fetchGroup(group int, cols []*parquet.Column, current bool) {
 	}
 }
 
+// Share returns a Reader of the same file that another goroutine may use
+// alongside r: the decoded footer is shared (nothing changes it once
+// Open has validated it), while the per-reader settings (SkipChecksums,
+// FetchAhead) start unset. It is meant for a Reader opened over bytes in
+// memory that never change, whose ReadAt is safe for concurrent use (a
+// cache of small files).
+func (r *Reader) Share() *Reader { return &Reader{file: r.file, src: r.base, base: r.base} }
+
 // SkipChecksums stops this package's page decoder verifying page CRCs
 // (verified by default wherever a page has one), for speed; pages
 // decoded by parquet-go (nested columns, rare encodings) are still
@@ -99,7 +108,7 @@ func Open(r io.ReaderAt, size int64) (rd *Reader, err error) {
 	if err := validateFile(f); err != nil {
 		return nil, err
 	}
-	return &Reader{file: f, src: r}, nil
+	return &Reader{file: f, src: r, base: r}, nil
 }
 
 // validateFile checks what later decoding relies on: every row group has a

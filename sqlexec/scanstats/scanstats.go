@@ -80,10 +80,11 @@ func (c *Counters) String() string {
 	return fmt.Sprintf("files: planned %d of %d (pruned %d by partition, %d by metrics), read %d; manifests %d of %d\n"+
 		"row groups: read %d of %d (skipped %d by statistics)\n"+
 		"delete files: applied %d of %d planned\n"+
-		"bytes read: %d",
+		"bytes read: %d\n"+
+		"data files from the cache: %d",
 		p.PlannedFiles, p.DataFiles, p.PrunedByPartition, p.PrunedByMetrics, c.read.Files.Load(),
 		p.Manifests-p.ManifestsPruned, p.Manifests,
 		groups-skipped, groups, skipped,
 		c.read.DeleteFiles(), p.DeleteFiles,
-		c.bytes.Load())
+		c.bytes.Load(), c.read.CacheHits.Load())
 }
