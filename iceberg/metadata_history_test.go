@@ -61,6 +61,17 @@ func checkHistory(t *testing.T, step string, m *TableMetadata) {
 	if !bytes.Equal(got, want) {
 		t.Fatalf("%s: cached encoding differs from a fresh one:\n%s\n%s", step, got, want)
 	}
+	// Gzipped, from cached runs or compressed afresh, it is one gzip
+	// member holding the same bytes.
+	for _, v := range []*TableMetadata{m, &fresh} {
+		gz, err := EncodeMetadata(v, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if plain := gunzipOne(t, gz); !bytes.Equal(plain, want) {
+			t.Fatalf("%s: gzipped encoding (cache %v) holds other bytes:\n%s\n%s", step, v.snapJSON != nil, plain, want)
+		}
+	}
 	back, err := ParseMetadata(got)
 	if err != nil {
 		t.Fatalf("%s: %v", step, err)
@@ -76,6 +87,8 @@ func checkHistory(t *testing.T, step string, m *TableMetadata) {
 // base, expiry in the middle of the history, a version read back from its
 // file, and concurrent encodings.
 func TestLongHistory(t *testing.T) {
+	defer func(size int) { zRunSize = size }(zRunSize)
+	zRunSize = 700 // a few snapshots per compressed run
 	base := newTestTable(t, nil)
 	versions := []*TableMetadata{base}
 	m := base

@@ -2,13 +2,11 @@ package iceberg
 
 import (
 	"bytes"
-	"compress/gzip"
 	"encoding/json"
 	"fmt"
 	"io"
 	"sort"
 	"strconv"
-	"sync"
 )
 
 // Writing metadata.json: Java's key order, hand-written encodings of the
@@ -18,17 +16,20 @@ import (
 // format version (v1 also gets the legacy "schema" and "partition-spec").
 func (m *TableMetadata) MarshalJSON() ([]byte, error) {
 	var buf bytes.Buffer
-	if err := m.writeJSON(&buf); err != nil {
+	if err := m.writeJSON(&buf, false); err != nil {
 		return nil, err
 	}
 	return buf.Bytes(), nil
 }
 
-// writeJSON writes what MarshalJSON returns to out in three pieces: the
-// keys before "snapshots", the snapshots (encoded once per snapshot and
-// kept, so a commit encodes only its new one and copies the history
-// straight from the cache) and the keys after.
-func (m *TableMetadata) writeJSON(out io.Writer) error {
+// writeJSON writes what MarshalJSON returns to out, gzip-compressed when
+// gz is set, in five pieces: the keys before "snapshots", the snapshots,
+// the keys between them and "snapshot-log", the snapshot log, and the
+// keys after. The snapshots and the log are encoded once per entry and
+// kept (fragCache), so a commit encodes only its new entries and copies
+// the history straight from the cache; compressed, the history is copied
+// as deflate runs compressed once (see spliceGzip).
+func (m *TableMetadata) writeJSON(out io.Writer, gz bool) error {
 	w := &orderedObject{}
 	v := m.formatVersion
 	w.add("format-version", v)
@@ -64,27 +65,27 @@ func (m *TableMetadata) writeJSON(out io.Writer) error {
 	if v >= 2 || len(m.refs) > 0 {
 		w.add("refs", nonNilRefs(m.refs))
 	}
-	snaps, err := m.snapJSON.encode(m.snapshots)
-	if err != nil {
-		return err
-	}
 	w.key("snapshots")
 	w.buf.WriteByte('[')
 	if w.err != nil {
 		return w.err
 	}
-	if _, err := out.Write(w.buf.Bytes()); err != nil {
-		return err
-	}
-	if _, err := out.Write(snaps); err != nil {
-		return err
-	}
+	head := w.buf.Bytes()
+
 	w = &orderedObject{started: true}
-	w.buf.Grow(40*len(m.snapshotLog) + 120*len(m.metadataLog) + 1<<10)
 	w.buf.WriteByte(']')
 	w.add("statistics", nonNilSlice(m.statistics))
 	w.add("partition-statistics", nonNilSlice(m.partitionStats))
-	w.add("snapshot-log", nonNilSlice(m.snapshotLog))
+	w.key("snapshot-log")
+	w.buf.WriteByte('[')
+	if w.err != nil {
+		return w.err
+	}
+	mid := w.buf.Bytes()
+
+	w = &orderedObject{started: true}
+	w.buf.Grow(120*len(m.metadataLog) + 1<<10)
+	w.buf.WriteByte(']')
 	w.add("metadata-log", nonNilSlice(m.metadataLog))
 	keys := make([]string, 0, len(m.unknown))
 	for k := range m.unknown {
@@ -98,8 +99,54 @@ func (m *TableMetadata) writeJSON(out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	_, err = out.Write(tail)
-	return err
+
+	var snapCache *fragCache[*Snapshot]
+	var logCache *fragCache[SnapshotLogEntry]
+	if m.snapJSON != nil {
+		snapCache, logCache = &m.snapJSON.snaps, &m.snapJSON.log
+	}
+	if !gz {
+		snaps, err := snapCache.encode(m.snapshots, (*Snapshot).marshal)
+		if err != nil {
+			return err
+		}
+		log, err := logCache.encode(m.snapshotLog, marshalSnapshotLogEntry)
+		if err != nil {
+			return err
+		}
+		for _, b := range [][]byte{head, snaps, mid, log, tail} {
+			if _, err := out.Write(b); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	snapRuns, snapRest, err := snapCache.encodeRuns(m.snapshots, (*Snapshot).marshal)
+	if err != nil {
+		return err
+	}
+	logRuns, logRest, err := logCache.encodeRuns(m.snapshotLog, marshalSnapshotLogEntry)
+	if err != nil {
+		return err
+	}
+	z := newSpliceGzip(out)
+	z.plain(head)
+	z.runs(snapRuns)
+	z.plain(snapRest)
+	z.plain(mid)
+	z.runs(logRuns)
+	z.plain(logRest)
+	z.plain(tail)
+	return z.close()
+}
+
+func marshalSnapshotLogEntry(e SnapshotLogEntry) ([]byte, error) {
+	b := make([]byte, 0, 64)
+	b = append(b, `{"timestamp-ms":`...)
+	b = strconv.AppendInt(b, e.TimestampMs, 10)
+	b = append(b, `,"snapshot-id":`...)
+	b = strconv.AppendInt(b, e.SnapshotID, 10)
+	return append(b, '}'), nil
 }
 
 func (s *Snapshot) marshal() ([]byte, error) {
@@ -167,14 +214,7 @@ func EncodeMetadata(m *TableMetadata, gzipped bool) ([]byte, error) {
 func WriteMetadata(w io.Writer, m *TableMetadata, gzipped bool) error {
 	// Compact, as PyIceberg and iceberg-go write it: indenting a long
 	// history costs more than the rest of a commit's metadata work.
-	if !gzipped {
-		return m.writeJSON(w)
-	}
-	zw := gzip.NewWriter(w)
-	if err := m.writeJSON(zw); err != nil {
-		return err
-	}
-	return zw.Close()
+	return m.writeJSON(w, gzipped)
 }
 
 // orderedObject builds a JSON object with keys in insertion order.
@@ -274,93 +314,6 @@ func isPlainASCII(s string) bool {
 		}
 	}
 	return true
-}
-
-// snapshotJSONCache holds the encoded "snapshots" array of the version
-// encoded last. Snapshots never change once they are in metadata, so a
-// commit that appends a snapshot encodes only that one and appends it to
-// the array kept from its base. The cache is shared between a metadata
-// value and the versions built from it.
-type snapshotJSONCache struct {
-	mu   sync.Mutex
-	list []*Snapshot // the snapshots arr holds, in order
-	ends []int       // where each one's encoding ends in arr
-	// arr is the array's content without brackets. Bytes once handed out
-	// are never written again: a version that extends list appends past
-	// them, any other gets a new arr.
-	arr []byte
-}
-
-func newSnapshotJSONCache() *snapshotJSONCache { return &snapshotJSONCache{} }
-
-// encode returns the content of the "snapshots" array, without brackets.
-// The result must not be modified.
-func (c *snapshotJSONCache) encode(snaps []*Snapshot) ([]byte, error) {
-	if c == nil {
-		c = &snapshotJSONCache{}
-	} else {
-		c.mu.Lock()
-		defer c.mu.Unlock()
-	}
-	k := 0
-	for k < len(snaps) && k < len(c.list) && snaps[k] == c.list[k] {
-		k++
-	}
-	switch {
-	case k == len(snaps): // the cached version or one before it
-		if k == 0 {
-			return nil, nil
-		}
-		return c.arr[:c.ends[k-1]:c.ends[k-1]], nil
-	case k < len(c.list): // history rewritten: reuse what is encoded
-		old := make(map[*Snapshot][]byte, len(c.list))
-		start := 0
-		for i, s := range c.list {
-			old[s] = c.arr[start:c.ends[i]]
-			start = c.ends[i] + 1
-		}
-		size := 0
-		for _, s := range snaps {
-			size += len(old[s]) + 1
-		}
-		list, ends, arr := make([]*Snapshot, 0, len(snaps)), make([]int, 0, len(snaps)), make([]byte, 0, size+size/8)
-		for _, s := range snaps {
-			b, ok := old[s]
-			if !ok {
-				var err error
-				if b, err = s.marshal(); err != nil {
-					return nil, err
-				}
-			}
-			if len(arr) > 0 {
-				arr = append(arr, ',')
-			}
-			arr = append(arr, b...)
-			list, ends = append(list, s), append(ends, len(arr))
-		}
-		c.list, c.ends, c.arr = list, ends, arr
-		return c.arr[:len(arr):len(arr)], nil
-	}
-	// snaps extends the cached list: append the new ones.
-	for _, s := range snaps[k:] {
-		b, err := s.marshal()
-		if err != nil {
-			c.list, c.ends = c.list[:k], c.ends[:k]
-			if k > 0 {
-				c.arr = c.arr[:c.ends[k-1]]
-			} else {
-				c.arr = c.arr[:0]
-			}
-			return nil, err
-		}
-		if len(c.arr) > 0 {
-			c.arr = append(c.arr, ',')
-		}
-		c.arr = append(c.arr, b...)
-		c.list, c.ends = append(c.list, s), append(c.ends, len(c.arr))
-	}
-	n := len(c.arr)
-	return c.arr[:n:n], nil
 }
 
 func (o *orderedObject) bytes() ([]byte, error) {

@@ -36,3 +36,21 @@ func TestOrderedObjectFastPathsMatchEncodingJSON(t *testing.T) {
 		})
 	}
 }
+
+// Snapshot-log entries encoded one by one for the cache read as
+// encoding/json writes them.
+func TestSnapshotLogEntryEncoding(t *testing.T) {
+	for _, e := range []SnapshotLogEntry{{}, {TimestampMs: 1700000000000, SnapshotID: -9223372036854775808}, {TimestampMs: -1, SnapshotID: 42}} {
+		got, err := marshalSnapshotLogEntry(e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := json.Marshal(e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(got) != string(want) {
+			t.Errorf("got  %s\nwant %s", got, want)
+		}
+	}
+}

@@ -1,0 +1,368 @@
+package iceberg
+
+import (
+	"bytes"
+	"compress/flate"
+	"encoding/binary"
+	"hash/crc32"
+	"io"
+	"slices"
+	"sync"
+)
+
+// Encoding a long history once: metadata.json lists every snapshot kept
+// and the snapshot log, and both only grow at their end between commits
+// (or lose entries when snapshots expire). fragCache keeps each entry's
+// encoding, and for gzip the history compressed in runs that a commit
+// copies into its file as they are (spliceGzip).
+
+// snapshotJSONCache holds the encoded "snapshots" and "snapshot-log"
+// arrays of the version encoded last. It is shared between a metadata
+// value and the versions built from it.
+type snapshotJSONCache struct {
+	snaps fragCache[*Snapshot]
+	log   fragCache[SnapshotLogEntry]
+}
+
+func newSnapshotJSONCache() *snapshotJSONCache { return &snapshotJSONCache{} }
+
+// encode returns the content of the "snapshots" array, without brackets.
+// The result must not be modified.
+func (c *snapshotJSONCache) encode(snaps []*Snapshot) ([]byte, error) {
+	var fc *fragCache[*Snapshot]
+	if c != nil {
+		fc = &c.snaps
+	}
+	return fc.encode(snaps, (*Snapshot).marshal)
+}
+
+// zRunSize is about how many encoded bytes one compressed run holds: big
+// enough that compressing runs apart costs little ratio (deflate looks
+// back 32 KiB at most), small enough that the part of a history after its
+// last run, compressed again at every commit, stays cheap.
+var zRunSize = 64 << 10
+
+// fragCache holds the encoded content (without brackets) of one JSON array
+// whose elements never change once encoded: snapshots (by identity) and
+// snapshot-log entries (by value). A version that extends the cached list
+// encodes only its new elements; one that shares a prefix with it reuses
+// the encodings of what it has.
+type fragCache[T comparable] struct {
+	mu   sync.Mutex
+	list []T   // the elements arr holds, in order
+	ends []int // where each one's encoding ends in arr
+	// arr is the array's content without brackets. Bytes once handed out
+	// are never written again: a version that extends list appends past
+	// them, any other gets a new arr.
+	arr []byte
+	// runs compress arr from its start, one after the other; like arr,
+	// what was handed out is never written again.
+	runs []zRun
+}
+
+// zRun is a piece of a fragCache's arr, compressed on its own.
+type zRun struct {
+	n    int    // the run ends after list[n-1]
+	end  int    // ... at arr[end]; it starts where the run before ends
+	crc  uint32 // CRC-32 of arr[:end], all runs up to this one
+	data []byte // raw deflate, ended by a sync flush (byte-aligned, not final)
+}
+
+// encode returns the array's content for xs, encoding with enc what the
+// cache does not hold. The result must not be modified.
+func (c *fragCache[T]) encode(xs []T, enc func(T) ([]byte, error)) ([]byte, error) {
+	if c == nil {
+		c = &fragCache[T]{}
+	} else {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+	}
+	return c.encodeLocked(xs, enc)
+}
+
+func (c *fragCache[T]) encodeLocked(xs []T, enc func(T) ([]byte, error)) ([]byte, error) {
+	k := 0
+	for k < len(xs) && k < len(c.list) && xs[k] == c.list[k] {
+		k++
+	}
+	switch {
+	case k == len(xs): // the cached version or one before it
+		if k == 0 {
+			return nil, nil
+		}
+		return c.arr[:c.ends[k-1]:c.ends[k-1]], nil
+	case k < len(c.list): // history rewritten: reuse what is encoded
+		old := make(map[T][]byte, len(c.list))
+		start := 0
+		for i, s := range c.list {
+			if _, dup := old[s]; !dup {
+				old[s] = c.arr[start:c.ends[i]]
+			}
+			start = c.ends[i] + 1
+		}
+		size := 0
+		for _, s := range xs {
+			size += len(old[s]) + 1
+		}
+		list, ends, arr := make([]T, 0, len(xs)), make([]int, 0, len(xs)), make([]byte, 0, size+size/8)
+		for _, s := range xs {
+			b, ok := old[s]
+			if !ok {
+				var err error
+				if b, err = enc(s); err != nil {
+					return nil, err
+				}
+			}
+			if len(arr) > 0 {
+				arr = append(arr, ',')
+			}
+			arr = append(arr, b...)
+			list, ends = append(list, s), append(ends, len(arr))
+		}
+		// Runs within the common prefix still hold the same bytes; the
+		// slice is copied as encodings running may still read it.
+		r := 0
+		for r < len(c.runs) && c.runs[r].n <= k {
+			r++
+		}
+		c.list, c.ends, c.arr, c.runs = list, ends, arr, slices.Clone(c.runs[:r])
+		return c.arr[:len(arr):len(arr)], nil
+	}
+	// xs extends the cached list: append the new ones.
+	for _, s := range xs[k:] {
+		b, err := enc(s)
+		if err != nil {
+			c.list, c.ends = c.list[:k], c.ends[:k]
+			if k > 0 {
+				c.arr = c.arr[:c.ends[k-1]]
+			} else {
+				c.arr = c.arr[:0]
+			}
+			return nil, err
+		}
+		if len(c.arr) > 0 {
+			c.arr = append(c.arr, ',')
+		}
+		c.arr = append(c.arr, b...)
+		c.list, c.ends = append(c.list, s), append(c.ends, len(c.arr))
+	}
+	n := len(c.arr)
+	return c.arr[:n:n], nil
+}
+
+// encodeRuns returns the array's content for xs as compressed runs
+// followed by the bytes after the last of them, not compressed. It
+// compresses new runs when the uncompressed rest has grown past zRunSize.
+// The results must not be modified.
+func (c *fragCache[T]) encodeRuns(xs []T, enc func(T) ([]byte, error)) ([]zRun, []byte, error) {
+	if c == nil {
+		c = &fragCache[T]{}
+	} else {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+	}
+	content, err := c.encodeLocked(xs, enc)
+	if err != nil {
+		return nil, nil, err
+	}
+	// After encodeLocked, list[:len(xs)] is xs.
+	r := 0
+	for r < len(c.runs) && c.runs[r].n <= len(xs) {
+		r++
+	}
+	if r == len(c.runs) { // no run past xs: runs can be added for it
+		for {
+			n, start := 0, 0
+			var crc uint32
+			if r > 0 {
+				n, start, crc = c.runs[r-1].n, c.runs[r-1].end, c.runs[r-1].crc
+			}
+			j := n
+			for j < len(xs) && c.ends[j]-start < zRunSize {
+				j++
+			}
+			if j == len(xs) {
+				break
+			}
+			end := c.ends[j]
+			data, err := deflateRun(content[start:end])
+			if err != nil {
+				return nil, nil, err
+			}
+			c.runs = append(c.runs, zRun{n: j + 1, end: end, crc: crc32.Update(crc, crc32.IEEETable, content[start:end]), data: data})
+			r++
+		}
+	}
+	start := 0
+	if r > 0 {
+		start = c.runs[r-1].end
+	}
+	return c.runs[:r:r], content[start:], nil
+}
+
+// metadataDeflateLevel is the level of everything metadata.json's gzip
+// compresses; Java and gzip(1) default to 6 as well.
+const metadataDeflateLevel = flate.DefaultCompression
+
+var flatePool = sync.Pool{New: func() any {
+	w, _ := flate.NewWriter(nil, metadataDeflateLevel)
+	return w
+}}
+
+// deflateRun compresses b on its own, ended by a sync flush.
+func deflateRun(b []byte) ([]byte, error) {
+	var buf bytes.Buffer
+	buf.Grow(len(b)/4 + 64)
+	fw := flatePool.Get().(*flate.Writer)
+	defer flatePool.Put(fw)
+	fw.Reset(&buf)
+	if _, err := fw.Write(b); err != nil {
+		return nil, err
+	}
+	if err := fw.Flush(); err != nil {
+		return nil, err
+	}
+	return bytes.Clone(buf.Bytes()), nil
+}
+
+// spliceGzip writes one gzip member (RFC 1952) whose deflate stream is
+// made of pieces compressed apart: bytes compressed as they are written,
+// each stretch by a fresh compressor ended by a sync flush, and runs
+// compressed before. Every piece starts on a byte boundary with no
+// reference to the bytes before it, so together they are one valid
+// deflate stream; the CRC covers the whole, combined from the runs'.
+type spliceGzip struct {
+	out  io.Writer
+	fw   *flate.Writer // compressing the current stretch; nil between
+	crc  uint32
+	size int64
+	err  error
+}
+
+func newSpliceGzip(out io.Writer) *spliceGzip {
+	z := &spliceGzip{out: out}
+	// As compress/gzip writes it: no name, no modification time, OS unknown.
+	_, z.err = out.Write([]byte{0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 255})
+	return z
+}
+
+// plain compresses b as the continuation of the current stretch.
+func (z *spliceGzip) plain(b []byte) {
+	if z.err != nil || len(b) == 0 {
+		return
+	}
+	if z.fw == nil {
+		z.fw = flatePool.Get().(*flate.Writer)
+		z.fw.Reset(z.out)
+	}
+	_, z.err = z.fw.Write(b)
+	z.crc = crc32.Update(z.crc, crc32.IEEETable, b)
+	z.size += int64(len(b))
+}
+
+// endStretch sync-flushes the current stretch, final when last is set.
+func (z *spliceGzip) endStretch(last bool) {
+	if z.fw == nil {
+		if !last || z.err != nil {
+			return
+		}
+		z.fw = flatePool.Get().(*flate.Writer)
+		z.fw.Reset(z.out)
+	}
+	var err error
+	if last {
+		err = z.fw.Close()
+	} else {
+		err = z.fw.Flush()
+	}
+	if z.err == nil {
+		z.err = err
+	}
+	z.fw.Reset(nil)
+	flatePool.Put(z.fw)
+	z.fw = nil
+}
+
+// runs copies compressed runs, one after the other from the start of
+// their array, into the stream.
+func (z *spliceGzip) runs(rs []zRun) {
+	if z.err != nil || len(rs) == 0 {
+		return
+	}
+	z.endStretch(false)
+	for _, r := range rs {
+		if z.err != nil {
+			return
+		}
+		_, z.err = z.out.Write(r.data)
+	}
+	last := rs[len(rs)-1]
+	z.crc = crc32Combine(z.crc, last.crc, int64(last.end))
+	z.size += int64(last.end)
+}
+
+// close ends the deflate stream and writes the trailer.
+func (z *spliceGzip) close() error {
+	z.endStretch(true)
+	if z.err != nil {
+		return z.err
+	}
+	var t [8]byte
+	binary.LittleEndian.PutUint32(t[:4], z.crc)
+	binary.LittleEndian.PutUint32(t[4:], uint32(z.size))
+	_, err := z.out.Write(t[:])
+	return err
+}
+
+// crc32Combine is the CRC-32 (IEEE) of a+b from crc1 = CRC-32(a),
+// crc2 = CRC-32(b) and len2 = len(b), as zlib's crc32_combine computes it.
+func crc32Combine(crc1, crc2 uint32, len2 int64) uint32 {
+	if len2 <= 0 {
+		return crc1
+	}
+	var even, odd [32]uint32
+	odd[0] = 0xedb88320 // the operator for one zero bit
+	row := uint32(1)
+	for n := 1; n < 32; n++ {
+		odd[n] = row
+		row <<= 1
+	}
+	gf2Square(&even, &odd) // two zero bits
+	gf2Square(&odd, &even) // four
+	for {
+		// Apply len2 zero bytes to crc1, squaring for each bit of len2.
+		gf2Square(&even, &odd)
+		if len2&1 != 0 {
+			crc1 = gf2Times(&even, crc1)
+		}
+		len2 >>= 1
+		if len2 == 0 {
+			break
+		}
+		gf2Square(&odd, &even)
+		if len2&1 != 0 {
+			crc1 = gf2Times(&odd, crc1)
+		}
+		len2 >>= 1
+		if len2 == 0 {
+			break
+		}
+	}
+	return crc1 ^ crc2
+}
+
+func gf2Times(mat *[32]uint32, vec uint32) uint32 {
+	var sum uint32
+	for i := 0; vec != 0; i, vec = i+1, vec>>1 {
+		if vec&1 != 0 {
+			sum ^= mat[i]
+		}
+	}
+	return sum
+}
+
+func gf2Square(square, mat *[32]uint32) {
+	for n := range 32 {
+		square[n] = gf2Times(mat, mat[n])
+	}
+}
