@@ -8,7 +8,7 @@ import (
 
 func int64p(v int64) *int64 { return &v }
 
-func newTestTable(t *testing.T, props map[string]string) *TableMetadata {
+func newTestTable(t testing.TB, props map[string]string) *TableMetadata {
 	t.Helper()
 	// Deliberately odd ids: NewTableMetadata must renumber them.
 	s, err := NewSchema(7, []NestedField{

@@ -8,7 +8,7 @@ import (
 )
 
 // appendSnapshot is m plus one snapshot made the head of main.
-func appendSnapshot(t *testing.T, m *TableMetadata, id int64) *TableMetadata {
+func appendSnapshot(t testing.TB, m *TableMetadata, id int64) *TableMetadata {
 	t.Helper()
 	b := NewMetadataBuilder(m)
 	b.SetPreviousMetadataFile(fmt.Sprintf("s3://w/db/t/metadata/%05d-a.metadata.json", len(m.Snapshots())))
