@@ -200,12 +200,22 @@ func (c *fragCache[T]) encodeRuns(xs []T, enc func(T) ([]byte, error)) ([]zRun, 
 	return c.runs[:r:r], content[start:], nil
 }
 
-// metadataDeflateLevel is the level of everything metadata.json's gzip
-// compresses; Java and gzip(1) default to 6 as well.
-const metadataDeflateLevel = flate.DefaultCompression
+// runDeflateLevel is the level runs are compressed at, once per run: the
+// default of Java and gzip(1). What a commit compresses anew (the keys
+// around the history and what follows its last run) is compressed at
+// freshDeflateLevel, faster.
+const (
+	runDeflateLevel   = flate.DefaultCompression
+	freshDeflateLevel = flate.BestSpeed
+)
 
-var flatePool = sync.Pool{New: func() any {
-	w, _ := flate.NewWriter(nil, metadataDeflateLevel)
+var runFlatePool = sync.Pool{New: func() any {
+	w, _ := flate.NewWriter(nil, runDeflateLevel)
+	return w
+}}
+
+var freshFlatePool = sync.Pool{New: func() any {
+	w, _ := flate.NewWriter(nil, freshDeflateLevel)
 	return w
 }}
 
@@ -213,8 +223,8 @@ var flatePool = sync.Pool{New: func() any {
 func deflateRun(b []byte) ([]byte, error) {
 	var buf bytes.Buffer
 	buf.Grow(len(b)/4 + 64)
-	fw := flatePool.Get().(*flate.Writer)
-	defer flatePool.Put(fw)
+	fw := runFlatePool.Get().(*flate.Writer)
+	defer runFlatePool.Put(fw)
 	fw.Reset(&buf)
 	if _, err := fw.Write(b); err != nil {
 		return nil, err
@@ -252,7 +262,7 @@ func (z *spliceGzip) plain(b []byte) {
 		return
 	}
 	if z.fw == nil {
-		z.fw = flatePool.Get().(*flate.Writer)
+		z.fw = freshFlatePool.Get().(*flate.Writer)
 		z.fw.Reset(z.out)
 	}
 	_, z.err = z.fw.Write(b)
@@ -266,7 +276,7 @@ func (z *spliceGzip) endStretch(last bool) {
 		if !last || z.err != nil {
 			return
 		}
-		z.fw = flatePool.Get().(*flate.Writer)
+		z.fw = freshFlatePool.Get().(*flate.Writer)
 		z.fw.Reset(z.out)
 	}
 	var err error
@@ -279,7 +289,7 @@ func (z *spliceGzip) endStretch(last bool) {
 		z.err = err
 	}
 	z.fw.Reset(nil)
-	flatePool.Put(z.fw)
+	freshFlatePool.Put(z.fw)
 	z.fw = nil
 }
 
@@ -315,41 +325,37 @@ func (z *spliceGzip) close() error {
 }
 
 // crc32Combine is the CRC-32 (IEEE) of a+b from crc1 = CRC-32(a),
-// crc2 = CRC-32(b) and len2 = len(b), as zlib's crc32_combine computes it.
+// crc2 = CRC-32(b) and len2 = len(b), as zlib's crc32_combine computes it:
+// crc1 advanced over len2 zero bytes, xor crc2.
 func crc32Combine(crc1, crc2 uint32, len2 int64) uint32 {
-	if len2 <= 0 {
-		return crc1
-	}
-	var even, odd [32]uint32
-	odd[0] = 0xedb88320 // the operator for one zero bit
-	row := uint32(1)
-	for n := 1; n < 32; n++ {
-		odd[n] = row
-		row <<= 1
-	}
-	gf2Square(&even, &odd) // two zero bits
-	gf2Square(&odd, &even) // four
-	for {
-		// Apply len2 zero bytes to crc1, squaring for each bit of len2.
-		gf2Square(&even, &odd)
+	ops := crcZeroOps()
+	for i := 0; len2 > 0; i, len2 = i+1, len2>>1 {
 		if len2&1 != 0 {
-			crc1 = gf2Times(&even, crc1)
-		}
-		len2 >>= 1
-		if len2 == 0 {
-			break
-		}
-		gf2Square(&odd, &even)
-		if len2&1 != 0 {
-			crc1 = gf2Times(&odd, crc1)
-		}
-		len2 >>= 1
-		if len2 == 0 {
-			break
+			crc1 = gf2Times(&ops[i], crc1)
 		}
 	}
 	return crc1 ^ crc2
 }
+
+// crcZeroOps returns the GF(2) matrices that advance a CRC-32 over 2^i
+// zero bytes, i < 63.
+var crcZeroOps = sync.OnceValue(func() *[63][32]uint32 {
+	var ops [63][32]uint32
+	var one, two, four [32]uint32
+	one[0] = 0xedb88320 // the operator for one zero bit
+	row := uint32(1)
+	for n := 1; n < 32; n++ {
+		one[n] = row
+		row <<= 1
+	}
+	gf2Square(&two, &one)
+	gf2Square(&four, &two)
+	gf2Square(&ops[0], &four) // eight bits: one byte
+	for i := 1; i < len(ops); i++ {
+		gf2Square(&ops[i], &ops[i-1])
+	}
+	return &ops
+})
 
 func gf2Times(mat *[32]uint32, vec uint32) uint32 {
 	var sum uint32

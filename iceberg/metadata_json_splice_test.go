@@ -31,11 +31,11 @@ func gunzipOne(t *testing.T, data []byte) []byte {
 
 func TestCRC32Combine(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
-	data := make([]byte, 1<<16)
+	data := make([]byte, 3<<20+12345)
 	for i := range data {
 		data[i] = byte(r.Uint32())
 	}
-	for _, cut := range []int{0, 1, 7, 4096, 40000, len(data) - 1, len(data)} {
+	for _, cut := range []int{0, 1, 7, 4096, 40000, 1 << 20, len(data) - 1, len(data)} {
 		a, b := data[:cut], data[cut:]
 		got := crc32Combine(crc32.ChecksumIEEE(a), crc32.ChecksumIEEE(b), int64(len(b)))
 		if want := crc32.ChecksumIEEE(data); got != want {
