@@ -132,7 +132,8 @@ func BenchmarkReappliedTxnCommit(b *testing.B) {
 // BenchmarkCommitLatencyHistory: one single-row INSERT into a table whose
 // history has 10, 1,000 or 10,000 snapshots: with default properties (all
 // kept, so metadata.json grows with them), all kept with
-// write.metadata.compression-codec=gzip, and with
+// write.metadata.compression-codec=gzip (the history's compressed runs
+// are copied, so only the file's size grows), and with
 // history.expire.on-commit.enabled keeping the last 10 (each commit
 // also expires the snapshot that falls out of them and its files, so the
 // history a commit rewrites stays bounded).
