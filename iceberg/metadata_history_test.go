@@ -2,7 +2,9 @@ package iceberg
 
 import (
 	"bytes"
+	"compress/gzip"
 	"fmt"
+	"io"
 	"sync"
 	"testing"
 )
@@ -184,6 +186,17 @@ func TestLongHistory(t *testing.T) {
 				got, err := EncodeMetadata(versions[(i*7)%len(versions)], false)
 				if err != nil || !bytes.Equal(got, want[(i*7)%len(versions)]) {
 					t.Errorf("concurrent encoding of version %d differs (%v)", (i*7)%len(versions), err)
+					return
+				}
+				gz, err := EncodeMetadata(versions[(i*5)%len(versions)], true)
+				if err == nil {
+					var zr *gzip.Reader
+					if zr, err = gzip.NewReader(bytes.NewReader(gz)); err == nil {
+						got, err = io.ReadAll(zr)
+					}
+				}
+				if err != nil || !bytes.Equal(got, want[(i*5)%len(versions)]) {
+					t.Errorf("concurrent gzipped encoding of version %d differs (%v)", (i*5)%len(versions), err)
 					return
 				}
 			}
