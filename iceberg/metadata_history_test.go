@@ -127,6 +127,29 @@ func TestLongHistory(t *testing.T) {
 			}
 			return appendSnapshot(t, out, 2001)
 		}},
+		{"expire the oldest, then appended", func(t *testing.T) *TableMetadata {
+			b := NewMetadataBuilder(head)
+			if err := b.RemoveSnapshots(1, 2, 3, 4, 5, 6, 7); err != nil {
+				t.Fatal(err)
+			}
+			out, err := b.Build()
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkHistory(t, "expire the oldest", out)
+			return appendSnapshot(t, out, 2501)
+		}},
+		{"expire the oldest again", func(t *testing.T) *TableMetadata {
+			b := NewMetadataBuilder(head)
+			if err := b.RemoveSnapshots(1, 2, 3, 4, 5, 6, 7, 8); err != nil {
+				t.Fatal(err)
+			}
+			out, err := b.Build()
+			if err != nil {
+				t.Fatal(err)
+			}
+			return out
+		}},
 		{"read back, then appended", func(t *testing.T) *TableMetadata {
 			data, err := EncodeMetadata(head, false)
 			if err != nil {

@@ -121,19 +121,21 @@ func (m *TableMetadata) writeJSON(out io.Writer, gz bool) error {
 		}
 		return nil
 	}
-	snapRuns, snapRest, err := snapCache.encodeRuns(m.snapshots, (*Snapshot).marshal)
+	snapPre, snapRuns, snapRest, err := snapCache.encodeRuns(m.snapshots, (*Snapshot).marshal)
 	if err != nil {
 		return err
 	}
-	logRuns, logRest, err := logCache.encodeRuns(m.snapshotLog, marshalSnapshotLogEntry)
+	logPre, logRuns, logRest, err := logCache.encodeRuns(m.snapshotLog, marshalSnapshotLogEntry)
 	if err != nil {
 		return err
 	}
 	z := newSpliceGzip(out)
 	z.plain(head)
+	z.plain(snapPre)
 	z.runs(snapRuns)
 	z.plain(snapRest)
 	z.plain(mid)
+	z.plain(logPre)
 	z.runs(logRuns)
 	z.plain(logRest)
 	z.plain(tail)

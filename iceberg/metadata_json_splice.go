@@ -45,27 +45,31 @@ var zRunSize = 64 << 10
 // fragCache holds the encoded content (without brackets) of one JSON array
 // whose elements never change once encoded: snapshots (by identity) and
 // snapshot-log entries (by value). A version that extends the cached list
-// encodes only its new elements; one that shares a prefix with it reuses
-// the encodings of what it has.
+// encodes only its new elements, one that dropped its oldest (expiry)
+// reuses the rest as they are, and any other reuses the encodings of the
+// elements it shares with the list.
 type fragCache[T comparable] struct {
 	mu   sync.Mutex
 	list []T   // the elements arr holds, in order
 	ends []int // where each one's encoding ends in arr
 	// arr is the array's content without brackets. Bytes once handed out
 	// are never written again: a version that extends list appends past
-	// them, any other gets a new arr.
+	// them, one that drops its oldest slices them, any other gets a new
+	// arr.
 	arr []byte
-	// runs compress arr from its start, one after the other; like arr,
-	// what was handed out is never written again.
+	// runs compress consecutive pieces of arr (not necessarily from its
+	// start, but each where the one before ends); like arr, what was
+	// handed out is never written again.
 	runs []zRun
 }
 
-// zRun is a piece of a fragCache's arr, compressed on its own.
+// zRun is a piece of a fragCache's arr, compressed on its own: the
+// encodings of list[a:b], from the comma before list[a] (none when a is 0).
 type zRun struct {
-	n    int    // the run ends after list[n-1]
-	end  int    // ... at arr[end]; it starts where the run before ends
-	crc  uint32 // CRC-32 of arr[:end], all runs up to this one
-	data []byte // raw deflate, ended by a sync flush (byte-aligned, not final)
+	a, b       int
+	start, end int    // arr[start:end]
+	crc        uint32 // CRC-32 of arr[start:end]
+	data       []byte // raw deflate, ended by a sync flush (byte-aligned, not final)
 }
 
 // encode returns the array's content for xs, encoding with enc what the
@@ -80,10 +84,17 @@ func (c *fragCache[T]) encode(xs []T, enc func(T) ([]byte, error)) ([]byte, erro
 	return c.encodeLocked(xs, enc)
 }
 
+// encodeLocked leaves list[:len(xs)] equal to xs.
 func (c *fragCache[T]) encodeLocked(xs []T, enc func(T) ([]byte, error)) ([]byte, error) {
 	k := 0
 	for k < len(xs) && k < len(c.list) && xs[k] == c.list[k] {
 		k++
+	}
+	if k == 0 && len(xs) > 0 && len(c.list) > 1 {
+		if d := c.dropped(xs); d > 0 {
+			c.dropOldest(d)
+			k = len(c.list)
+		}
 	}
 	switch {
 	case k == len(xs): // the cached version or one before it
@@ -122,7 +133,7 @@ func (c *fragCache[T]) encodeLocked(xs []T, enc func(T) ([]byte, error)) ([]byte
 		// Runs within the common prefix still hold the same bytes; the
 		// slice is copied as encodings running may still read it.
 		r := 0
-		for r < len(c.runs) && c.runs[r].n <= k {
+		for r < len(c.runs) && c.runs[r].b <= k {
 			r++
 		}
 		c.list, c.ends, c.arr, c.runs = list, ends, arr, slices.Clone(c.runs[:r])
@@ -150,11 +161,39 @@ func (c *fragCache[T]) encodeLocked(xs []T, enc func(T) ([]byte, error)) ([]byte
 	return c.arr[:n:n], nil
 }
 
-// encodeRuns returns the array's content for xs as compressed runs
-// followed by the bytes after the last of them, not compressed. It
-// compresses new runs when the uncompressed rest has grown past zRunSize.
-// The results must not be modified.
-func (c *fragCache[T]) encodeRuns(xs []T, enc func(T) ([]byte, error)) ([]zRun, []byte, error) {
+// dropped returns d > 0 when xs is list without its first d elements,
+// perhaps extended: what expiring the oldest snapshots leaves.
+func (c *fragCache[T]) dropped(xs []T) int {
+	d := slices.Index(c.list[1:], xs[0]) + 1
+	if d == 0 || len(xs) < len(c.list)-d || !slices.Equal(xs[:len(c.list)-d], c.list[d:]) {
+		return 0
+	}
+	return d
+}
+
+// dropOldest removes the first d elements (d < len(list)), keeping the
+// encodings and the runs of the rest.
+func (c *fragCache[T]) dropOldest(d int) {
+	off := c.ends[d-1] + 1 // past the comma
+	ends := make([]int, len(c.ends)-d)
+	for i := range ends {
+		ends[i] = c.ends[d+i] - off
+	}
+	var runs []zRun
+	for _, r := range c.runs {
+		if r.a > d { // a run starting at the new first element has its comma
+			r.a, r.b, r.start, r.end = r.a-d, r.b-d, r.start-off, r.end-off
+			runs = append(runs, r)
+		}
+	}
+	c.list, c.ends, c.arr, c.runs = slices.Clone(c.list[d:]), ends, c.arr[off:], runs
+}
+
+// encodeRuns returns the array's content for xs as uncompressed bytes
+// before the first run, compressed runs, and uncompressed bytes after
+// the last. It compresses new runs when the bytes after the last have
+// grown past zRunSize. The results must not be modified.
+func (c *fragCache[T]) encodeRuns(xs []T, enc func(T) ([]byte, error)) (pre []byte, runs []zRun, rest []byte, err error) {
 	if c == nil {
 		c = &fragCache[T]{}
 	} else {
@@ -163,41 +202,41 @@ func (c *fragCache[T]) encodeRuns(xs []T, enc func(T) ([]byte, error)) ([]zRun, 
 	}
 	content, err := c.encodeLocked(xs, enc)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	// After encodeLocked, list[:len(xs)] is xs.
 	r := 0
-	for r < len(c.runs) && c.runs[r].n <= len(xs) {
+	for r < len(c.runs) && c.runs[r].b <= len(xs) {
 		r++
 	}
 	if r == len(c.runs) { // no run past xs: runs can be added for it
 		for {
-			n, start := 0, 0
-			var crc uint32
+			a, start := 0, 0
 			if r > 0 {
-				n, start, crc = c.runs[r-1].n, c.runs[r-1].end, c.runs[r-1].crc
+				a, start = c.runs[r-1].b, c.runs[r-1].end
 			}
-			j := n
-			for j < len(xs) && c.ends[j]-start < zRunSize {
-				j++
+			b := a
+			for b < len(xs) && c.ends[b]-start < zRunSize {
+				b++
 			}
-			if j == len(xs) {
+			if b == len(xs) {
 				break
 			}
-			end := c.ends[j]
+			b++ // the element that reaches zRunSize ends the run
+			end := c.ends[b-1]
 			data, err := deflateRun(content[start:end])
 			if err != nil {
-				return nil, nil, err
+				return nil, nil, nil, err
 			}
-			c.runs = append(c.runs, zRun{n: j + 1, end: end, crc: crc32.Update(crc, crc32.IEEETable, content[start:end]), data: data})
+			c.runs = append(c.runs, zRun{a: a, b: b, start: start, end: end,
+				crc: crc32.ChecksumIEEE(content[start:end]), data: data})
 			r++
 		}
 	}
-	start := 0
-	if r > 0 {
-		start = c.runs[r-1].end
+	if r == 0 {
+		return nil, nil, content, nil
 	}
-	return c.runs[:r:r], content[start:], nil
+	runs = c.runs[:r:r]
+	return content[:runs[0].start], runs, content[runs[r-1].end:], nil
 }
 
 // runDeflateLevel is the level runs are compressed at, once per run: the
@@ -293,8 +332,8 @@ func (z *spliceGzip) endStretch(last bool) {
 	z.fw = nil
 }
 
-// runs copies compressed runs, one after the other from the start of
-// their array, into the stream.
+// runs copies compressed runs, consecutive pieces of one array, into
+// the stream.
 func (z *spliceGzip) runs(rs []zRun) {
 	if z.err != nil || len(rs) == 0 {
 		return
@@ -305,10 +344,10 @@ func (z *spliceGzip) runs(rs []zRun) {
 			return
 		}
 		_, z.err = z.out.Write(r.data)
+		n := int64(r.end - r.start)
+		z.crc = crc32Combine(z.crc, r.crc, n)
+		z.size += n
 	}
-	last := rs[len(rs)-1]
-	z.crc = crc32Combine(z.crc, last.crc, int64(last.end))
-	z.size += int64(last.end)
 }
 
 // close ends the deflate stream and writes the trailer.

@@ -87,6 +87,48 @@ func TestGzipMetadataReusesRuns(t *testing.T) {
 	if len(gz) > whole.Len()*3/2 {
 		t.Errorf("gzipped in runs: %d bytes, in one piece %d", len(gz), whole.Len())
 	}
+	// Expiring the oldest snapshots keeps the runs after them.
+	b := NewMetadataBuilder(next)
+	if err := b.RemoveSnapshots(1, 2, 3, 4, 5, 6, 7, 8, 9, 10); err != nil {
+		t.Fatal(err)
+	}
+	expired, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	expired = appendSnapshot(t, expired, 202)
+	kept := map[*byte]bool{}
+	for _, r := range next.snapJSON.snaps.runs {
+		if r.a > 10 {
+			kept[&r.data[0]] = true
+		}
+	}
+	gz, err = EncodeMetadata(expired, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reused := 0
+	for _, r := range expired.snapJSON.snaps.runs {
+		if kept[&r.data[0]] {
+			reused++
+		}
+	}
+	if reused < len(kept)-1 || reused == 0 {
+		t.Fatalf("after expiring the oldest, %d of %d runs reused", reused, len(kept))
+	}
+	fresh := *expired
+	fresh.snapJSON = nil
+	want, err := EncodeMetadata(&fresh, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(gunzipOne(t, gz), want) {
+		t.Fatal("gzipped metadata after expiring the oldest holds other bytes than a fresh plain encoding")
+	}
+	if got, err := EncodeMetadata(expired, false); err != nil || !bytes.Equal(got, want) {
+		t.Fatalf("plain metadata after expiring the oldest differs from a fresh encoding (%v)", err)
+	}
+
 	back, err := ParseMetadata(plain)
 	if err != nil {
 		t.Fatal(err)
