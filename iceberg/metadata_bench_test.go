@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strings"
 	"testing"
 )
 
@@ -28,16 +29,15 @@ func BenchmarkMarshalMetadata(b *testing.B) {
 
 // BenchmarkCommitEncodeHistory: the metadata side of one commit on a
 // table with 10, 1,000 or 10,000 snapshots: build the next version with
-// one more snapshot and encode its metadata.json (to io.Discard), plain
-// and gzipped. Plain copies the history's encoding from the cache;
-// gzipped copies its compressed runs, so it stays flat.
+// one more snapshot (and, in the expire cases, without its oldest) and
+// encode its metadata.json, plain and gzipped. Plain copies the history's
+// encoding from the cache; gzipped copies its compressed runs, so it
+// stays flat.
 func BenchmarkCommitEncodeHistory(b *testing.B) {
-	for _, gz := range []bool{false, true} {
+	for _, mode := range []string{"plain", "gzip", "plain-expire-oldest", "gzip-expire-oldest"} {
+		gz, expire := strings.HasPrefix(mode, "gzip"), strings.HasSuffix(mode, "expire-oldest")
 		for _, n := range []int{10, 1000, 10000} {
-			name := fmt.Sprintf("plain/snapshots=%d", n)
-			if gz {
-				name = fmt.Sprintf("gzip/snapshots=%d", n)
-			}
+			name := fmt.Sprintf("%s/snapshots=%d", mode, n)
 			b.Run(name, func(b *testing.B) {
 				m := newTestTable(b, nil)
 				for id := int64(1); id <= int64(n); id++ {
@@ -50,6 +50,16 @@ func BenchmarkCommitEncodeHistory(b *testing.B) {
 				var out countingWriter
 				for b.Loop() {
 					id++
+					if expire {
+						eb := NewMetadataBuilder(m)
+						if err := eb.RemoveSnapshots(m.Snapshots()[0].SnapshotID); err != nil {
+							b.Fatal(err)
+						}
+						var err error
+						if m, err = eb.Build(); err != nil {
+							b.Fatal(err)
+						}
+					}
 					m = appendSnapshot(b, m, id)
 					out = 0
 					if err := WriteMetadata(&out, m, gz); err != nil {
