@@ -37,6 +37,12 @@ func newParquet(path string, f *os.File, cols []Column, b *batcher, r *Reader) (
 	if err != nil {
 		return nil, &InputError{File: path, Msg: "Parquet schema", Err: err}
 	}
+	legacy := legacyListColumns(pf.MetaData().Schema.Root())
+	if len(legacy) != fileSchema.NumFields() {
+		// pqarrow maps the root's fields one to one; should it not, no
+		// column is read as legacy rather than the wrong one
+		legacy = make([]bool, fileSchema.NumFields())
+	}
 	// srcCol[c] is the file column of table column c, or -1.
 	srcCol := make([]int, len(cols))
 	used := 0
@@ -84,7 +90,7 @@ func newParquet(path string, f *os.File, cols []Column, b *batcher, r *Reader) (
 					continue
 				}
 				arr := in.Column(srcCol[c])
-				v, err := parquetCell(arr, i, col.Type)
+				v, err := parquetCell(arr, i, col.Type, legacy[srcCol[c]])
 				if err != nil {
 					return nil, &ValueError{File: path, Line: row, RowBased: true, Column: col.Name, Field: srcCol[c] + 1,
 						Value: arr.ValueStr(i), Type: typeName(col.Type), Err: err}

@@ -13,8 +13,8 @@ import (
 // the table type target: primitives through parquetValue and coerce,
 // structs, lists and maps recursively into the nested forms appendAny
 // takes (struct fields matched by name, case-insensitively; fields the
-// file lacks are NULL).
-func parquetCell(arr arrow.Array, i int, target iceberg.Type) (any, error) {
+// file lacks are NULL). legacy marks a column of legacyListColumns.
+func parquetCell(arr arrow.Array, i int, target iceberg.Type, legacy bool) (any, error) {
 	if arr.IsNull(i) {
 		return nil, nil
 	}
@@ -32,7 +32,7 @@ func parquetCell(arr arrow.Array, i int, target iceberg.Type) (any, error) {
 			if at < 0 {
 				return nil, fmt.Errorf("%w: struct field %q is not a field of %s", ErrBadValue, name, t)
 			}
-			v, err := parquetCell(a.Field(k), i, t.FieldList[at].Type)
+			v, err := parquetCell(a.Field(k), i, t.FieldList[at].Type, legacy)
 			if err != nil {
 				return nil, fmt.Errorf("field %s: %w", name, err)
 			}
@@ -49,9 +49,12 @@ func parquetCell(arr arrow.Array, i int, target iceberg.Type) (any, error) {
 		}
 		start, end := a.ValueOffsets(i)
 		values := a.ListValues()
+		if _, ok := t.Element.(*iceberg.ListType); ok && legacy {
+			values = legacyElement(values)
+		}
 		out := make([]any, 0, end-start)
 		for j := start; j < end; j++ {
-			v, err := parquetCell(values, int(j), t.Element)
+			v, err := parquetCell(values, int(j), t.Element, legacy)
 			if err != nil {
 				return nil, fmt.Errorf("element %d: %w", j-start+1, err)
 			}
@@ -67,14 +70,14 @@ func parquetCell(arr arrow.Array, i int, target iceberg.Type) (any, error) {
 		keys, items := a.Keys(), a.Items()
 		m := mapValue{}
 		for j := start; j < end; j++ {
-			k, err := parquetCell(keys, int(j), t.Key)
+			k, err := parquetCell(keys, int(j), t.Key, legacy)
 			if err == nil && k == nil {
 				err = fmt.Errorf("%w: a NULL map key", ErrBadValue)
 			}
 			if err != nil {
 				return nil, fmt.Errorf("key %d: %w", j-start+1, err)
 			}
-			v, err := parquetCell(items, int(j), t.Value)
+			v, err := parquetCell(items, int(j), t.Value, legacy)
 			if err != nil {
 				return nil, fmt.Errorf("value of key %v: %w", k, err)
 			}
