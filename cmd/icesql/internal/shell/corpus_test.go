@@ -92,7 +92,7 @@ func corpusFileThroughEngine(t *testing.T, db *sql.DB, srcRoot string, i int, f 
 	cols, serr := corpusColumns(data)
 	added, loaded := fmt.Sprintf("c.a%d", i), fmt.Sprintf("c.l%d", i)
 	for _, tbl := range []string{added, loaded} {
-		_, err := db.Exec("CREATE TABLE " + tbl + " (" + cols + ") TBLPROPERTIES ('format-version' = '3')")
+		err := createCorpusTable(db, tbl, cols)
 		if err != nil || serr != nil {
 			if !refuse {
 				return "-", "refused (CREATE TABLE: " + shortErr(errors.Join(serr, err)) + ")"
@@ -181,7 +181,7 @@ func variantCaseThroughEngine(t *testing.T, db *sql.DB, root, srcRoot string, i 
 	}
 	added, loaded := fmt.Sprintf("c.a%d", i), fmt.Sprintf("c.l%d", i)
 	for _, tbl := range []string{added, loaded} {
-		if _, err := db.Exec("CREATE TABLE " + tbl + " (" + cols + ") TBLPROPERTIES ('format-version' = '3')"); err != nil {
+		if err := createCorpusTable(db, tbl, cols); err != nil {
 			t.Fatalf("%s: %v", f.Name, err)
 		}
 	}
@@ -274,30 +274,94 @@ func copyFrom(db *sql.DB, table, path string) error {
 	return sh.RunScript(ctx, "\\copy "+table+" FROM '"+path+"'\n", "corpus")
 }
 
-// corpusColumns is the column list of a CREATE TABLE for the file's
-// schema as icesql reads it (what add_files then maps by name).
-func corpusColumns(data []byte) (string, error) {
+// corpusColumn is a column of a CREATE TABLE for a corpus file: its
+// DDL and the field id the file gives it (0 for none).
+type corpusColumn struct {
+	ddl       string
+	id        int
+	primitive bool
+}
+
+// mappedIDs number the columns a file gives no field id; they stay clear
+// of the ids files carry.
+const mappedIDs = 1 << 20
+
+// corpusColumns are the columns of a CREATE TABLE for the file's schema
+// as icesql reads it (what add_files then maps by name, or by the file's
+// field ids).
+func corpusColumns(data []byte) ([]corpusColumn, error) {
 	r, err := parquetfile.Open(bytes.NewReader(data), int64(len(data)))
 	if err != nil {
-		return "", err
+		return nil, err
 	}
-	n := 0
+	n := mappedIDs
 	s, err := r.Schema(func([]string) (int, bool) { n++; return n, true })
 	if err != nil {
-		return "", err
+		return nil, err
 	}
-	var cols []string
+	var cols []corpusColumn
 	for _, f := range s.Fields() {
-		c := parser.QuoteIdent(f.Name) + " " + parser.TypeSQL(f.Type)
+		_, primitive := f.Type.(iceberg.PrimitiveType)
+		c := corpusColumn{ddl: parser.QuoteIdent(f.Name) + " " + parser.TypeSQL(f.Type), primitive: primitive}
 		if f.Required {
-			c += " NOT NULL"
+			c.ddl += " NOT NULL"
+		}
+		if f.ID < mappedIDs {
+			c.id = f.ID
 		}
 		cols = append(cols, c)
 	}
 	if len(cols) == 0 {
-		return "", errors.New("no columns")
+		return nil, errors.New("no columns")
 	}
-	return strings.Join(cols, ", "), nil
+	return cols, nil
+}
+
+// createCorpusTable creates tbl with cols. A file whose columns carry
+// field ids (byte_array_decimal.parquet's "value" is id 6) binds them by
+// id, as Java's add_files does whatever the name mapping says, so the
+// table must be one the file was written for: its columns get the file's
+// ids, the gaps filled by columns dropped at once (a dropped column's id
+// is never reused). Only primitive columns whose ids ascend in the
+// file's order can be placed so; others get fresh ids (and add_files
+// refuses the file, naming the id).
+func createCorpusTable(db *sql.DB, tbl string, cols []corpusColumn) error {
+	ddl, pads := corpusDDL(cols)
+	if _, err := db.Exec("CREATE TABLE " + tbl + " (" + ddl + ") TBLPROPERTIES ('format-version' = '3')"); err != nil {
+		return err
+	}
+	for _, p := range pads {
+		if _, err := db.Exec("ALTER TABLE " + tbl + " DROP COLUMN " + p); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// corpusDDL is the column list of createCorpusTable and the padding
+// columns to drop.
+func corpusDDL(cols []corpusColumn) (string, []string) {
+	ddls := make([]string, len(cols))
+	placeable, last := true, 0
+	for i, c := range cols {
+		ddls[i] = c.ddl
+		placeable = placeable && c.primitive && c.id > last
+		last = c.id
+	}
+	if !placeable {
+		return strings.Join(ddls, ", "), nil
+	}
+	var out, pads []string
+	id := 1
+	for _, c := range cols {
+		for ; id < c.id; id++ {
+			p := fmt.Sprintf("_pad%d", id)
+			out, pads = append(out, p+" INT"), append(pads, p)
+		}
+		out = append(out, c.ddl)
+		id++
+	}
+	return strings.Join(out, ", "), pads
 }
 
 // corpusSelect reads a table's rows through QueryArrow, canonically,
@@ -395,4 +459,26 @@ func shortStr(s string) string {
 		s = s[:100] + "..."
 	}
 	return s
+}
+
+// corpusDDL gives a file's field ids to the table's columns (so
+// add_files binds byte_array_decimal.parquet's "value", field id 6, as
+// Java would) and leaves files without ids, or with ids it cannot place,
+// to fresh ids.
+func TestCorpusDDLPlacesFileIDs(t *testing.T) {
+	for _, c := range []struct {
+		cols []corpusColumn
+		ddl  string
+		pads int
+	}{
+		{[]corpusColumn{{ddl: "value DECIMAL(4, 2)", id: 6, primitive: true}}, "_pad1 INT, _pad2 INT, _pad3 INT, _pad4 INT, _pad5 INT, value DECIMAL(4, 2)", 5},
+		{[]corpusColumn{{ddl: "a INT", primitive: true}, {ddl: "b INT", primitive: true}}, "a INT, b INT", 0},
+		{[]corpusColumn{{ddl: "a INT", id: 3, primitive: true}, {ddl: "b INT", id: 2, primitive: true}}, "a INT, b INT", 0},
+		{[]corpusColumn{{ddl: "a ARRAY<INT>", id: 2}}, "a ARRAY<INT>", 0},
+	} {
+		ddl, pads := corpusDDL(c.cols)
+		if ddl != c.ddl || len(pads) != c.pads {
+			t.Errorf("%v: %q with %d pads, want %q with %d", c.cols, ddl, len(pads), c.ddl, c.pads)
+		}
+	}
 }
