@@ -59,3 +59,23 @@ func (e *ShreddedVariantError) Error() string {
 func (e *ShreddedVariantError) Unwrap() error { return iceberg.ErrInvalidDataFile }
 
 func shredErr(col, reason string) error { return &ShreddedVariantError{Column: col, Reason: reason} }
+
+// InlineCRSError is a GEOMETRY or GEOGRAPHY column whose CRS the file
+// gives inline as PROJJSON (GeoParquet and the Parquet spec allow it).
+// Iceberg's type string geometry(C) names a CRS only by identifier
+// ("srid:4326", "OGC:CRS84") or by reference ("projjson:<table
+// property>"): a JSON document, its commas, quotes and parentheses, is
+// no C, and reading the column under another CRS would misplace its
+// values. The file is well formed, so it matches iceberg.ErrUnsupported,
+// not ErrInvalidDataFile; a writer that stores the PROJJSON in a table
+// property and references it makes the column readable.
+type InlineCRSError struct {
+	Column string // the column's name in the file
+	Kind   string // "geometry" or "geography"
+}
+
+func (e *InlineCRSError) Error() string {
+	return fmt.Sprintf("parquetfile: %s column %q has an inline PROJJSON CRS, which no Iceberg type string can hold (Iceberg names a CRS srid:<n>, <authority>:<code> or projjson:<table property>)", e.Kind, e.Column)
+}
+
+func (e *InlineCRSError) Unwrap() error { return iceberg.ErrUnsupported }

@@ -2,6 +2,7 @@ package parquetfile
 
 import (
 	"encoding/base64"
+	"errors"
 	"fmt"
 	"maps"
 	"strings"
@@ -41,12 +42,18 @@ func geoLeafType(t iceberg.Type) (parquet.Type, error) {
 func geoFromLogical(lt any) (iceberg.Type, bool, error) {
 	switch l := lt.(type) {
 	case *format.GeometryType:
+		if inlineCRS(l.CRS) {
+			return nil, true, &InlineCRSError{Kind: "geometry"}
+		}
 		t, err := iceberg.NewGeometryType(l.CRS)
 		if err != nil {
 			return nil, true, corrupt("GEOMETRY column: %v", err)
 		}
 		return t, true, nil
 	case *format.GeographyType:
+		if inlineCRS(l.CRS) {
+			return nil, true, &InlineCRSError{Kind: "geography"}
+		}
 		t, err := iceberg.NewGeographyType(l.CRS, strings.ToLower(l.Algorithm.String()))
 		if err != nil {
 			return nil, true, corrupt("GEOGRAPHY column: %v", err)
@@ -54,6 +61,22 @@ func geoFromLogical(lt any) (iceberg.Type, bool, error) {
 		return t, true, nil
 	}
 	return nil, false, nil
+}
+
+// inlineCRS reports a CRS given as a PROJJSON document rather than an
+// identifier: a JSON object, as the Parquet spec's crs field allows.
+func inlineCRS(crs string) bool {
+	return strings.HasPrefix(strings.TrimSpace(crs), "{")
+}
+
+// namedCRSError names the column of an InlineCRSError err (the logical
+// type alone does not know it).
+func namedCRSError(err error, path []string) error {
+	var e *InlineCRSError
+	if errors.As(err, &e) && e.Column == "" {
+		e.Column = strings.Join(path, ".")
+	}
+	return err
 }
 
 // observeGeo extends a geometry column's bounding box by the WKB values

@@ -158,7 +158,7 @@ func (b *binder) bind(f iceberg.NestedField, c *parquet.Column, path []string, s
 		}
 		ft, err := primitiveFromParquet(c.Type())
 		if err != nil {
-			return nil, err
+			return nil, namedCRSError(err, path)
 		}
 		if !readableAs(ft, f.Type) {
 			return nil, fmt.Errorf("%w: field %q (id %d) is %v in the file, cannot read as %v", iceberg.ErrTypeMismatch, f.Name, f.ID, ft, f.Type)

@@ -325,7 +325,8 @@ func fileField(c *parquet.Column, path []string, mapping NameMapping, rep int) (
 
 func fileType(c *parquet.Column, path []string, mapping NameMapping, rep int) (iceberg.Type, error) {
 	if c.Leaf() && !bareRepeated(c, rep) {
-		return primitiveFromParquet(c.Type())
+		t, err := primitiveFromParquet(c.Type())
+		return t, namedCRSError(err, path)
 	}
 	switch {
 	case isVariantColumn(c) && !bareRepeated(c, rep):
