@@ -136,12 +136,7 @@ func openCached(ctx context.Context, fio fileio.FileIO, c *FileCache, location s
 	if in.Size() != size {
 		// The manifest disagrees with the file: read it as it is, and
 		// keep nothing under a key that does not describe it.
-		pr, err := openParquet(in)
-		if err != nil {
-			in.Close()
-			return nil, nil, err
-		}
-		return pr, in, nil
+		return parquetOver(in)
 	}
 	data, err := fileio.ReadAll(in, size)
 	in.Close()
@@ -163,6 +158,12 @@ func openUncached(ctx context.Context, fio fileio.FileIO, location string) (*par
 	if err != nil {
 		return nil, nil, err
 	}
+	return parquetOver(in)
+}
+
+// parquetOver opens the Parquet file in reads from, closing in if it is
+// not one.
+func parquetOver(in fileio.InputFile) (*parquetfile.Reader, fileio.InputFile, error) {
 	pr, err := openParquet(in)
 	if err != nil {
 		in.Close()
