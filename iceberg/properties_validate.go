@@ -39,7 +39,13 @@ var minIntProperties = map[string]int64{
 	"write.parquet.dict-size-bytes":      1,
 	"write.parquet.page-size-bytes":      1,
 	"write.parquet.row-group-size-bytes": 1,
+	// -1 lifts the cap; 0 is refused below.
+	PropRowGroupRowLimit: -1,
 }
+
+// PropRowGroupRowLimit caps the rows of a Parquet row group icesql
+// writes (icesql's own property: Java's writer has no row cap).
+const PropRowGroupRowLimit = "icesql.write.parquet.row-group-row-limit"
 
 var boolProperties = map[string]bool{
 	PropManifestMergeEnabled:             true,
@@ -58,6 +64,9 @@ func ValidateProperty(key, value string) error {
 		if err != nil || n < least {
 			return &PropertyError{Key: key, Value: value, Want: fmt.Sprintf("an integer >= %d", least)}
 		}
+	}
+	if n, err := strconv.ParseInt(value, 10, 64); key == PropRowGroupRowLimit && err == nil && n == 0 {
+		return &PropertyError{Key: key, Value: value, Want: "a positive integer, or -1 for no limit"}
 	}
 	if boolProperties[key] && !strings.EqualFold(value, "true") && !strings.EqualFold(value, "false") {
 		return &PropertyError{Key: key, Value: value, Want: "true or false"}

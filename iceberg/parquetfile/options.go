@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/icesql/icesql/iceberg"
+
 	"github.com/parquet-go/parquet-go/compress"
 	"github.com/parquet-go/parquet-go/compress/gzip"
 	"github.com/parquet-go/parquet-go/compress/snappy"
@@ -22,6 +24,7 @@ const (
 	PropDictSizeBytes     = "write.parquet.dict-size-bytes"
 	PropCompressionLevel  = "write.parquet.compression-level"
 	PropTargetFileSize    = "write.target-file-size-bytes"
+	PropRowGroupRowLimit  = iceberg.PropRowGroupRowLimit
 )
 
 // WriterOptions configure a Writer. Zero values take the defaults.
@@ -32,6 +35,13 @@ type WriterOptions struct {
 	// RowGroupSizeBytes is the target (uncompressed, estimated) row group
 	// size; default 128 MiB.
 	RowGroupSizeBytes int64
+	// RowGroupRowLimit caps the rows of a row group; default
+	// DefaultRowGroupRowLimit, negative for none (row groups cut by
+	// RowGroupSizeBytes alone, as Java's writer). Java's 128 MiB target
+	// is measured on encoded bytes, so a narrow, well-compressed table
+	// gets one row group per file, which no reader can skip within: the
+	// cap keeps selective scans pruning by row group statistics.
+	RowGroupRowLimit int64
 	// PageSizeBytes is the target page size; default 1 MiB.
 	PageSizeBytes int
 	// PageRowLimit caps the rows of a page; 0 (the default) cuts pages
@@ -58,6 +68,9 @@ type WriterOptions struct {
 	Concurrency int
 }
 
+// DefaultRowGroupRowLimit is WriterOptions.RowGroupRowLimit's default.
+var DefaultRowGroupRowLimit int64 = 1 << 17
+
 // OptionsFromProperties reads the write.parquet.* table properties.
 func OptionsFromProperties(props map[string]string) (WriterOptions, error) {
 	var o WriterOptions
@@ -71,6 +84,13 @@ func OptionsFromProperties(props map[string]string) (WriterOptions, error) {
 			return o, fmt.Errorf("parquetfile: %s=%q is not a positive integer", PropRowGroupSizeBytes, v)
 		}
 		o.RowGroupSizeBytes = n
+	}
+	if v, ok := props[PropRowGroupRowLimit]; ok {
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || n == 0 || n < -1 {
+			return o, fmt.Errorf("parquetfile: %s=%q is not a positive integer or -1 (no limit)", PropRowGroupRowLimit, v)
+		}
+		o.RowGroupRowLimit = n
 	}
 	if v, ok := props[PropPageSizeBytes]; ok {
 		n, err := strconv.Atoi(v)
@@ -109,6 +129,9 @@ func OptionsFromProperties(props map[string]string) (WriterOptions, error) {
 func (o WriterOptions) withDefaults() WriterOptions {
 	if o.RowGroupSizeBytes <= 0 {
 		o.RowGroupSizeBytes = 128 << 20
+	}
+	if o.RowGroupRowLimit == 0 {
+		o.RowGroupRowLimit = DefaultRowGroupRowLimit
 	}
 	if o.PageSizeBytes <= 0 {
 		o.PageSizeBytes = 1 << 20

@@ -113,6 +113,9 @@ func (w *Writer) Write(rec arrow.RecordBatch) error {
 		// A chunk ends where a page reaches its row limit, so pages are
 		// cut at the limit exactly.
 		to := min(from+writeChunkRows, n)
+		if limit := w.opts.RowGroupRowLimit; limit > 0 {
+			to = min(to, from+int(limit-w.rgRows))
+		}
 		if limit := w.opts.PageRowLimit; limit > 0 {
 			for _, r := range w.pageRows {
 				to = min(to, from+limit-r)
@@ -137,7 +140,7 @@ func (w *Writer) Write(rec arrow.RecordBatch) error {
 			buffered += l.cw.bufferedSize()
 		}
 		from = to
-		if buffered >= w.opts.RowGroupSizeBytes {
+		if buffered >= w.opts.RowGroupSizeBytes || w.opts.RowGroupRowLimit > 0 && w.rgRows >= w.opts.RowGroupRowLimit {
 			if err := w.flushRowGroup(); err != nil {
 				return err
 			}
