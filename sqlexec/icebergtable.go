@@ -105,7 +105,8 @@ func (it *icebergTable) ScanPartitions(ctx context.Context, req planner.ScanRequ
 	// One delete cache per scan: parts share the parsed delete files.
 	cache := datafile.NewDeleteCache(0)
 	counters := scanstats.For(req)
-	groups := balanceTasks(tasks, runtime.GOMAXPROCS(0))
+	workers := runtime.GOMAXPROCS(0)
+	groups := balanceTasks(splitTasks(tasks, workers), workers)
 	parts := make([]exec.RecordIterator, len(groups))
 	for i, g := range groups {
 		parts[i] = it.newTaskIterator(g, proj, out, req.Limit, cache, counters)

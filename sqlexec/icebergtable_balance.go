@@ -44,6 +44,9 @@ func balanceTasks(tasks []scan.FileScanTask, n int) [][]scan.FileScanTask {
 // taskBytes is what reading a task costs: its data file and its deletes.
 func taskBytes(t scan.FileScanTask) int64 {
 	n := t.File.FileSizeInBytes
+	if t.Split() {
+		n = t.Length
+	}
 	for _, d := range t.Deletes {
 		n += d.File.FileSizeInBytes
 	}

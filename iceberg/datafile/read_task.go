@@ -108,6 +108,9 @@ func ReadTask(ctx context.Context, fio fileio.FileIO, meta *iceberg.TableMetadat
 	}
 	it := &taskIterator{outPositions: opts.WithPositions, path: f.FilePath, constants: identityConstants(meta, task),
 		expectedIDs: metricFieldIDs(f), expectedRows: f.RecordCount, fileSize: f.FileSizeInBytes}
+	if task.Split() {
+		it.rangeStart, it.rangeEnd = task.Start, task.Start+task.Length
+	}
 	var err error
 	if it.deleted, err = loadRowDeletes(ctx, fio, f.FilePath, dvs, posDeletes, opts.DeleteCache); err != nil {
 		return nil, err

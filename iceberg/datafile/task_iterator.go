@@ -34,6 +34,9 @@ type taskIterator struct {
 	fileSize     int64       // the manifest's file_size_in_bytes
 	outPositions bool
 	needPos      bool
+	// rangeStart, rangeEnd: the task's split of the file (rangeEnd 0:
+	// the whole file)
+	rangeStart, rangeEnd int64
 
 	deleted  []int64 // sorted positions deleted in this file
 	cursor   int     // into deleted; file positions only grow
@@ -102,16 +105,21 @@ func (it *taskIterator) open(ctx context.Context, fio fileio.FileIO, table, proj
 		}
 	}
 	if st := opts.Stats; st != nil {
-		st.Files.Add(1)
-		st.RowGroups.Add(int64(pr.NumRowGroups()))
-		for _, keep := range keepGroups {
-			if !keep {
+		if it.rangeStart == 0 { // a file split in parts counts once
+			st.Files.Add(1)
+		}
+		for g := range pr.NumRowGroups() {
+			if !pr.InRange(g, it.rangeStart, it.rangeEnd) {
+				continue
+			}
+			st.RowGroups.Add(1)
+			if keepGroups != nil && !keepGroups[g] {
 				st.RowGroupsSkipped.Add(1)
 			}
 		}
 	}
 	ro := parquetfile.ReadOptions{BatchSize: opts.BatchSize, NameMapping: mapping, WithPosition: it.needPos, RowGroupFilter: replayFilter(keepGroups), Constants: it.constants,
-		ExpectedFieldIDs: it.expectedIDs, ExpectedRows: it.expectedRows}
+		ExpectedFieldIDs: it.expectedIDs, ExpectedRows: it.expectedRows, RangeStart: it.rangeStart, RangeEnd: it.rangeEnd}
 	if it.main, err = pr.NewRecordReader(ctx, projection, ro); err != nil {
 		return &FileError{Op: "read", Path: it.path, Err: err}
 	}

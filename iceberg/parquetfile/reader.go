@@ -267,6 +267,32 @@ func (r *Reader) NumRows() int64 {
 	return n
 }
 
+// RowGroupStart is the offset of row group group's first byte: the first
+// page (dictionary or data) of its first column chunk, as Java's
+// BlockMetaData.getStartingPos.
+func (r *Reader) RowGroupStart(group int) int64 {
+	rg := &r.file.Metadata().RowGroups[group]
+	if len(rg.Columns) == 0 {
+		return rg.FileOffset
+	}
+	m := &rg.Columns[0].MetaData
+	start := m.DataPageOffset
+	if m.DictionaryPageOffset > 0 && m.DictionaryPageOffset < start {
+		start = m.DictionaryPageOffset
+	}
+	return start
+}
+
+// InRange reports whether row group group starts in [start, end); every
+// group is in range when end <= 0.
+func (r *Reader) InRange(group int, start, end int64) bool {
+	if end <= 0 {
+		return true
+	}
+	s := r.RowGroupStart(group)
+	return s >= start && s < end
+}
+
 // NumRowGroups is the number of row groups.
 func (r *Reader) NumRowGroups() int { return len(r.file.RowGroups()) }
 

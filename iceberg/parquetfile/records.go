@@ -34,6 +34,11 @@ type ReadOptions struct {
 	// statistics of the projected primitive columns (keyed by field id);
 	// returning false skips the row group.
 	RowGroupFilter func(stats map[int]ColumnStats) bool
+	// RangeStart and RangeEnd, when RangeEnd > 0, keep only the row
+	// groups whose first byte (their first column chunk's first page)
+	// lies in [RangeStart, RangeEnd): a split of the file. RowGroupFilter
+	// is still asked about every row group, in order.
+	RangeStart, RangeEnd int64
 	// WithPosition appends an int64 _pos column: each row's position in
 	// the file (for applying position deletes).
 	WithPosition bool
@@ -357,7 +362,8 @@ func (rr *RecordReader) findRowGroup() int {
 	for rr.rg < len(groups) {
 		g := groups[rr.rg]
 		rr.rg++
-		if rr.opts.RowGroupFilter == nil || rr.opts.RowGroupFilter(rr.rowGroupStats(g)) {
+		keep := rr.opts.RowGroupFilter == nil || rr.opts.RowGroupFilter(rr.rowGroupStats(g))
+		if keep && rr.r.InRange(rr.rg-1, rr.opts.RangeStart, rr.opts.RangeEnd) {
 			return rr.rg - 1
 		}
 	}

@@ -24,7 +24,17 @@ type FileScanTask struct {
 	Deletes            []DeleteFile
 	Residual           expr.BoundExpr
 	Spec               *iceberg.PartitionSpec
+	// Start and Length, when Length > 0, make the task a split of the
+	// file (Java's FileScanTask.split at split_offsets): it reads the row
+	// groups whose first byte lies in [Start, Start+Length). Splits that
+	// tile [0, file size) read each row group exactly once, whatever the
+	// offsets, so a file whose split_offsets are wrong is still read
+	// whole.
+	Start, Length int64
 }
+
+// Split reports whether t reads part of its file.
+func (t FileScanTask) Split() bool { return t.Length > 0 }
 
 // DeleteFile is a position or equality delete file with its data sequence
 // number.

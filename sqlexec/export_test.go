@@ -1,0 +1,4 @@
+package sqlexec
+
+// MinSplitBytes lets the external tests split small files.
+var MinSplitBytes = &minSplitBytes
