@@ -172,7 +172,7 @@ func (sp *aggSpill) emit(ctx context.Context, st *aggState) (arrow.RecordBatch, 
 	mapping := make([]int32, st.gt.nGroups)
 	kept := make([]int32, 0, st.gt.nGroups)
 	for g := range st.gt.nGroups {
-		if id, ok := sp.shared.gt.find(st.gt.enc(g), st.gt.hashes[g]); ok {
+		if id, ok := sp.shared.gt.lookup(st.gt, g); ok {
 			mapping[g] = id
 		} else {
 			mapping[g] = -1
