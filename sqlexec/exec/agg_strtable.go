@@ -46,6 +46,9 @@ func (gt *groupTable) assignStrings(s *array.String, ids []int32, miss func(r in
 	if b := s.Data().Buffers()[2]; b != nil {
 		data = b.Bytes()
 	}
+	if gt.nGroups <= smallGroups && s.NullN() == 0 && gt.assignSmall(offsets, data, ids) {
+		return
+	}
 	if cap(gt.hbuf) < n {
 		gt.hbuf = make([]uint64, n)
 	}
@@ -233,4 +236,41 @@ func (gt *groupTable) appendStrings(b *array.StringBuilder) {
 		}
 		b.BinaryBuilder.Append(gt.arena[gt.offs[g]:gt.offs[g+1]])
 	}
+}
+
+// smallGroups is the most groups assignSmall compares keys against.
+const smallGroups = 8
+
+// assignSmall assigns a batch without NULLs to a table of a few groups
+// without hashing: a cheap mix of a key's length and end bytes picks an
+// entry of a 64-entry cache of groups, checked with one comparison
+// (predictably right with so few groups); a wrong entry is refreshed
+// by trying every group. It gives up (false, ids unspecified) at the
+// first key the table lacks.
+func (gt *groupTable) assignSmall(offsets []int32, data []byte, ids []int32) bool {
+	if gt.nullID >= 0 || gt.nGroups == 0 {
+		return false
+	}
+	recent := &gt.recent
+	for r := range ids {
+		k := data[offsets[r]:offsets[r+1]]
+		slot := 0
+		if len(k) > 0 {
+			slot = (len(k)*7 + int(k[0])*3 + int(k[len(k)-1])) & (len(recent) - 1)
+		}
+		g := int(recent[slot])
+		if string(gt.arena[gt.offs[g]:gt.offs[g+1]]) != string(k) {
+			for g = 0; g < gt.nGroups; g++ {
+				if string(gt.arena[gt.offs[g]:gt.offs[g+1]]) == string(k) {
+					break
+				}
+			}
+			if g == gt.nGroups {
+				return false
+			}
+			recent[slot] = uint8(g)
+		}
+		ids[r] = int32(g)
+	}
+	return true
 }

@@ -36,8 +36,9 @@ type groupTable struct {
 	nullID int32 // string layout: the NULL key's group, or -1
 
 	// per-batch scratch of the string layout
-	hbuf []uint64
-	cbuf []uint32
+	hbuf   []uint64
+	cbuf   []uint32
+	recent [64]uint8 // assignSmall's cache (group ids below smallGroups)
 
 	buf     []byte
 	nGroups int
