@@ -3,6 +3,7 @@ package exec
 import (
 	"encoding/binary"
 	"hash/maphash"
+	"sync"
 
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/bitutil"
@@ -273,4 +274,48 @@ func (gt *groupTable) assignSmall(offsets []int32, data []byte, ids []int32) boo
 		ids[r] = int32(g)
 	}
 	return true
+}
+
+// parallelProbeGroups is the fewest keys mergeStrings probes for on
+// several goroutines.
+const parallelProbeGroups = 1 << 15
+
+// mergeStrings adds o's groups that gt lacks and returns, per group of
+// o, its group in gt. Probing only reads gt, so that part is split over
+// up to workers goroutines; adding is serial, in o's group order.
+func (gt *groupTable) mergeStrings(o *groupTable, workers int) []int32 {
+	n := o.nGroups
+	ids := make([]int32, n)
+	for g := range ids {
+		ids[g] = unresolved
+	}
+	if o.nullID >= 0 {
+		ids[o.nullID] = nullRow
+	}
+	if len(gt.sslots) > 0 {
+		workers = max(1, min(workers, n/parallelProbeGroups))
+		var wg sync.WaitGroup
+		for w := range workers {
+			lo, hi := n*w/workers, n*(w+1)/workers
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				gt.probeWith(o.offs[lo:hi+1], o.arena, o.hashes[lo:hi], ids[lo:hi], make([]uint32, hi-lo))
+			}()
+		}
+		wg.Wait()
+	}
+	gt.strReserve(max(gt.nGroups, n))
+	for g, id := range ids {
+		switch id {
+		case nullRow:
+			if gt.nullID < 0 {
+				gt.strAddNull()
+			}
+			ids[g] = gt.nullID
+		case unresolved:
+			ids[g] = gt.strAdd(o.arena[o.offs[g]:o.offs[g+1]], o.hashes[g])
+		}
+	}
+	return ids
 }

@@ -106,12 +106,15 @@ var countStarOnly = []AggSpec{{Func: AggCountStar, Out: arrow.PrimitiveTypes.Int
 // The string layout groups like a map would, in first-appearance order,
 // serially, in parallel and when spilling under a tiny memory limit.
 func TestGroupByStringMatchesReference(t *testing.T) {
-	for _, distinct := range []int{2, 40, 30000} {
+	// 150000 keys: the workers' tables are large enough to be merged by
+	// probing on several goroutines
+	for _, distinct := range []int{2, 40, 30000, 150000} {
 		t.Run(fmt.Sprintf("distinct=%d", distinct), func(t *testing.T) {
 			mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 			defer mem.AssertSize(t, 0)
 			ctx := context.Background()
-			bs, keys := strKeyBatches(mem, 60000, distinct, uint64(distinct))
+			rows := max(60000, 3*distinct)
+			bs, keys := strKeyBatches(mem, rows, distinct, uint64(distinct))
 			defer ReleaseAll(bs)
 			want := wantStrCounts(keys)
 			key := typedCol{0, arrow.BinaryTypes.String}
@@ -153,7 +156,7 @@ func TestGroupByStringMatchesReference(t *testing.T) {
 			// fail the allocator check of the operator's own memory.
 			plain := memory.NewGoAllocator()
 			spillIn := func(parts int) []RecordIterator {
-				copies, _ := strKeyBatches(plain, 60000, distinct, uint64(distinct))
+				copies, _ := strKeyBatches(plain, rows, distinct, uint64(distinct))
 				its := make([]RecordIterator, parts)
 				for i := range its {
 					var mine []arrow.RecordBatch
@@ -167,6 +170,9 @@ func TestGroupByStringMatchesReference(t *testing.T) {
 				return its
 			}
 			for _, workers := range []int{1, 2} {
+				if distinct > 30000 {
+					break // slow to spill that many groups under 8 KiB
+				}
 				dir := t.TempDir()
 				ec := &EvalContext{Mem: mem, MemoryLimit: 8 << 10, SpillDir: dir}
 				before := AggregateSpillFiles()

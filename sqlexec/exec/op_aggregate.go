@@ -215,6 +215,10 @@ func (st *aggState) updateCols(ctx context.Context, cols []arrow.Array, n int, m
 
 // merge folds another worker's state into st.
 func (st *aggState) merge(o *aggState) error {
+	if len(st.groups) > 0 && o.gt.str && (st.gt.str || st.gt.nGroups == 0) {
+		st.gt.str = true
+		return st.mergeMapped(o, st.gt.mergeStrings(o.gt, st.ec.WorkerCount()))
+	}
 	mapping := make([]int32, o.gt.nGroups)
 	if len(st.groups) > 0 {
 		for g := range o.gt.nGroups {
