@@ -77,11 +77,18 @@ func (sp *aggSpill) parallelFirst(ctx context.Context, inputs []RecordIterator) 
 	if err := sp.push(sp.schema, 1, sources); err != nil {
 		return nil, err
 	}
-	shared, err := newAggState(sp.ec, sp.groups, sp.specs)
-	if err != nil {
-		return nil, err
+	// the first worker's table becomes the shared one (merging it into
+	// an empty table would only copy it)
+	if len(passes) == 0 {
+		st, err := newAggState(sp.ec, sp.groups, sp.specs)
+		if err != nil {
+			return nil, err
+		}
+		return st.output(sp.out)
 	}
-	for _, p := range passes {
+	shared := passes[0].st
+	passes[0].st = nil
+	for _, p := range passes[1:] {
 		if err := shared.merge(p.st); err != nil {
 			return nil, err
 		}
