@@ -133,10 +133,11 @@ type WindowCall struct {
 // spills past the memory limit) and computes the calls over complete
 // partitions as the sorted rows stream in, so it holds at most the
 // largest partition and one sorted batch (window_stream.go). With
-// PARTITION BY and an input within half the memory limit it takes the
-// partitioned path instead (window_partitioned.go): hash buckets of
-// partitions computed on every core, partitions grouped but in no
-// particular order.
+// PARTITION BY it takes the partitioned path instead
+// (window_partitioned.go): range buckets of partitions computed on every
+// core, in the streaming path's order; an input past half the memory
+// limit is first cut into range files of the partition keys, computed
+// one after the other (window_spill_ranges.go).
 type Window struct {
 	Input     RecordIterator
 	Partition []Expr
@@ -152,14 +153,21 @@ type Window struct {
 	started  bool
 	stream   windowStream
 	part     windowPartitioned
+	spill    windowSpill
 }
 
 func (w *Window) Schema() *arrow.Schema { return w.Out }
 
 func (w *Window) Close() {
 	w.Input.Close()
+	w.release()
+}
+
+// release drops what every path holds and removes the spill files.
+func (w *Window) release() {
 	w.stream.release()
 	w.part.release()
+	w.spill.release()
 }
 
 func (w *Window) Next(ctx context.Context) (arrow.RecordBatch, error) {
@@ -168,38 +176,52 @@ func (w *Window) Next(ctx context.Context) (arrow.RecordBatch, error) {
 	}
 	if !w.started {
 		w.started = true
-		if err := w.validate(); err != nil {
+		err := w.validate()
+		if err == nil && len(w.Partition) > 0 {
+			err = w.runPartitioned(ctx, w.Input, 0)
+		} else if err == nil {
+			w.start(w.Input)
+		}
+		if err != nil {
 			w.done = true
+			w.release()
 			return nil, err
 		}
-		if len(w.Partition) > 0 {
-			ok, err := w.runPartitioned(ctx)
-			if err != nil {
-				w.done = true
-				return nil, err
-			}
-			if ok {
-				w.part.out = append(w.part.out, nil) // marks the path taken
-			}
-		}
-		if w.part.out == nil {
-			w.start()
-		}
 	}
-	if w.part.out != nil {
-		out := w.part.partitionedNext()
-		if out == nil {
-			w.done = true
-			w.part.release()
-		}
-		return out, nil
-	}
-	out, err := w.nextPartitions(ctx)
+	out, err := w.nextOut(ctx)
 	if err != nil || out == nil {
 		w.done = true
-		w.stream.release()
+		w.release()
 	}
 	return out, err
+}
+
+// nextOut returns the next batch of computed buckets, else of the
+// streaming path, else computes the next range files; nil at the end.
+func (w *Window) nextOut(ctx context.Context) (arrow.RecordBatch, error) {
+	for {
+		if b := w.part.partitionedNext(); b != nil {
+			return b, nil
+		}
+		if w.stream.sort != nil {
+			b, err := w.nextPartitions(ctx)
+			if err != nil || b != nil {
+				return b, err
+			}
+			w.stream.release()
+			w.stream = windowStream{}
+			w.spill.closeCur()
+		}
+		if len(w.spill.queue) == 0 {
+			return nil, nil
+		}
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		if err := w.nextRanges(ctx); err != nil {
+			return nil, err
+		}
+	}
 }
 
 // validate checks the frames.
@@ -220,14 +242,14 @@ func (w *Window) validate() error {
 	return nil
 }
 
-// start sets up the sort of the streaming path.
-func (w *Window) start() {
+// start sets up the sort of the streaming path over in.
+func (w *Window) start(in RecordIterator) {
 	keys := make([]SortKey, 0, len(w.Partition)+len(w.Order))
 	for _, p := range w.Partition {
 		keys = append(keys, SortKey{Expr: p, NullsFirst: true})
 	}
 	keys = append(keys, w.Order...)
-	w.stream.sort = &Sort{Input: w.Input, Keys: keys, EC: w.EC}
+	w.stream.sort = &Sort{Input: in, Keys: keys, EC: w.EC}
 }
 
 // computeBatch computes every call over sorted, which holds whole

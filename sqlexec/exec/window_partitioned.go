@@ -20,7 +20,8 @@ import (
 // key, order the rows by (partition, ORDER BY keys, input position) with
 // a counting sort and small per-partition sorts, and compute the calls.
 // The output is ordered as the streaming path's. Past the budget the
-// input is replayed into the streaming sort path, which spills.
+// input is cut into range files computed one after the other
+// (window_spill_ranges.go).
 
 // windowBuckets is the number of hash buckets per worker: enough that
 // workers finish close together.
@@ -100,22 +101,24 @@ func (w *Window) rowLimited() bool {
 	return true
 }
 
-// runPartitioned reads the input and computes every bucket. It returns
-// false, with the held batches put back in front of w.Input, when the
-// input passes the budget.
-func (w *Window) runPartitioned(ctx context.Context) (bool, error) {
+// runPartitioned reads in (depth: the range cuts its rows went through)
+// and computes every bucket when it fits half the budget. Past it the
+// held batches and the rest of in are cut into range files
+// (window_spill_ranges.go) or, when that is off, replayed into the
+// streaming sort path.
+func (w *Window) runPartitioned(ctx context.Context, in RecordIterator, depth int) error {
 	limit := w.EC.memoryLimit()
 	var held []arrow.RecordBatch
 	var heldBytes int64
 	for {
 		if err := ctx.Err(); err != nil {
 			ReleaseAll(held)
-			return false, err
+			return err
 		}
-		b, err := w.Input.Next(ctx)
+		b, err := in.Next(ctx)
 		if err != nil {
 			ReleaseAll(held)
-			return false, err
+			return err
 		}
 		if b == nil {
 			break
@@ -127,25 +130,28 @@ func (w *Window) runPartitioned(ctx context.Context) (bool, error) {
 		held = append(held, b)
 		heldBytes += batchBytes(b)
 		if heldBytes > limit/2 {
-			w.Input = &replayIterator{held: held, rest: w.Input}
-			return false, nil
+			if !windowRangeSpill {
+				w.streamFrom(&replayIterator{held: held, rest: in}, depth)
+				return nil
+			}
+			return w.spillRanges(ctx, held, in, depth)
 		}
 	}
 	if len(held) == 0 {
-		return true, nil
+		return nil
 	}
 	all, err := w.concatParallel(held)
 	ReleaseAll(held)
 	if err != nil {
-		return false, err
+		return err
 	}
 	defer all.Release()
 	out, err := w.computeBuckets(ctx, all)
 	if err != nil {
-		return false, err
+		return err
 	}
-	w.part.out = out
-	return true, nil
+	w.part.out, w.part.next = out, 0
+	return nil
 }
 
 // concatParallel concatenates the held batches column by column, the
