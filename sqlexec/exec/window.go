@@ -276,7 +276,11 @@ func (w *Window) computeBatch(ctx context.Context, sorted arrow.RecordBatch) (ar
 		}
 		cols = append(cols, out)
 	}
-	return NewBatch(w.EC, w.Out, cols, int64(n))
+	b, err := NewBatch(w.EC, w.Out, cols, int64(n))
+	if err != nil {
+		return nil, err
+	}
+	return w.limitRows(ctx, b, bounds)
 }
 
 // winBounds holds, per row of the sorted input, its partition's and its

@@ -29,6 +29,7 @@ func TestWindowPartitionedMatchesStreaming(t *testing.T) {
 	}
 	const rows = 5000
 	defer func(v int) { windowBucketMinRows = v }(windowBucketMinRows)
+	defer func() { windowRangeSpill = true }()
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
@@ -43,7 +44,12 @@ func TestWindowPartitionedMatchesStreaming(t *testing.T) {
 				defer ReleaseAll(bs)
 				return rowsOf(t, bs)
 			}
+			windowRangeSpill = false
 			want := run(16<<10, 1) // past the budget: the streaming path
+			windowRangeSpill = true
+			if got := run(16<<10, 2); !slices.Equal(got, want) { // past the budget: range files
+				t.Fatalf("range files: %d rows, want %d; heads %v vs %v", len(got), len(want), head(got), head(want))
+			}
 			for _, minRows := range []int{1 << 30, 0} {
 				windowBucketMinRows = minRows
 				for _, workers := range []int{1, 2, 3} {
@@ -77,17 +83,23 @@ func TestWindowRowLimit(t *testing.T) {
 		defer ReleaseAll(bs)
 		return rowsOf(t, bs)
 	}
+	defer func() { windowRangeSpill = true }()
 	for _, k := range []int64{1, 2, 7} {
 		var want []string
-		for _, r := range run(16<<10, k) { // the streaming path ignores the limit
+		windowRangeSpill = false
+		streamed := run(16<<10, k)
+		windowRangeSpill = true
+		for _, r := range streamed {
 			f := strings.Split(r, ",")
 			if atoi(f[len(f)-2]) <= k {
 				want = append(want, r)
 			}
 		}
-		got := run(0, k)
-		if len(want) == 0 || !slices.Equal(got, want) {
-			t.Fatalf("row limit %d: %d rows, want %d; heads %v vs %v", k, len(got), len(want), head(got), head(want))
+		for _, limit := range []int64{0, 16 << 10} { // in memory, range files
+			got := run(limit, k)
+			if len(want) == 0 || !slices.Equal(got, want) {
+				t.Fatalf("row limit %d, memory limit %d: %d rows, want %d; heads %v vs %v", k, limit, len(got), len(want), head(got), head(want))
+			}
 		}
 	}
 }

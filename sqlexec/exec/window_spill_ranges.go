@@ -66,14 +66,15 @@ func (s *windowSpill) release() {
 	s.queue = nil
 }
 
-// nextRanges computes the next range files: consecutive ones within
-// half the budget together, or one bigger one alone (which
-// runPartitioned cuts again or streams).
+// nextRanges computes the next range files: consecutive ones within a
+// quarter of the budget together (runPartitioned holds up to half: the
+// estimates run low, small batches read back take more room), or one
+// bigger one alone (which runPartitioned cuts again or streams).
 func (w *Window) nextRanges(ctx context.Context) error {
 	s := &w.spill
-	half := w.EC.memoryLimit() / 2
+	target := w.EC.memoryLimit() / 4
 	n, bytes, depth := 1, s.queue[0].bytes, s.queue[0].depth
-	for n < len(s.queue) && bytes+s.queue[n].bytes <= half {
+	for n < len(s.queue) && bytes+s.queue[n].bytes <= target {
 		bytes += s.queue[n].bytes
 		depth = max(depth, s.queue[n].depth)
 		n++

@@ -49,6 +49,8 @@ func TestWindowStreamsPartitions(t *testing.T) {
 		{"one partition", nil, 50},
 	}
 	const rows = 4000
+	windowRangeSpill = false // past the budget: the streaming path
+	defer func() { windowRangeSpill = true }()
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
@@ -83,34 +85,38 @@ func TestWindowPeakMemory(t *testing.T) {
 	if testing.Short() {
 		t.Skip("100k rows")
 	}
-	checked := memory.NewCheckedAllocator(memory.NewGoAllocator())
-	defer checked.AssertSize(t, 0)
-	mem := &peakAllocator{Allocator: checked}
-	const rows, limit = 60000, 256 << 10
-	calls := streamCalls()
-	w := &Window{Input: aggSource(mem, rows, 2000, 1000, 8), Partition: []Expr{aggKeyK}, Order: []SortKey{{Expr: aggArgX}},
-		Calls: calls, Out: windowOut(aggInSch, calls), EC: &EvalContext{Mem: mem, MemoryLimit: limit, SpillDir: t.TempDir()}}
-	defer w.Close()
-	var n, inputBytes int64
-	for {
-		b, err := w.Next(context.Background())
-		if err != nil {
-			t.Fatal(err)
+	defer func() { windowRangeSpill = true }()
+	for _, ranges := range []bool{false, true} {
+		windowRangeSpill = ranges
+		checked := memory.NewCheckedAllocator(memory.NewGoAllocator())
+		mem := &peakAllocator{Allocator: checked}
+		const rows, limit = 60000, 256 << 10
+		calls := streamCalls()
+		w := &Window{Input: aggSource(mem, rows, 2000, 1000, 8), Partition: []Expr{aggKeyK}, Order: []SortKey{{Expr: aggArgX}},
+			Calls: calls, Out: windowOut(aggInSch, calls), EC: &EvalContext{Mem: mem, MemoryLimit: limit, SpillDir: t.TempDir()}}
+		var n, inputBytes int64
+		for {
+			b, err := w.Next(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if b == nil {
+				break
+			}
+			n += b.NumRows()
+			for c := range aggInSch.NumFields() {
+				inputBytes += arrayBytes(b.Column(c).Data())
+			}
+			b.Release()
 		}
-		if b == nil {
-			break
+		w.Close()
+		checked.AssertSize(t, 0)
+		if n != rows {
+			t.Fatalf("range files %v: %d rows, want %d", ranges, n, rows)
 		}
-		n += b.NumRows()
-		for c := range aggInSch.NumFields() {
-			inputBytes += arrayBytes(b.Column(c).Data())
+		if p := int64(mem.Peak()); p > 4*limit || p > inputBytes/2 {
+			t.Fatalf("range files %v: peak %d bytes for a %d-byte limit and %d bytes of input", ranges, p, limit, inputBytes)
 		}
-		b.Release()
+		t.Logf("range files %v: peak %d bytes, input %d bytes", ranges, mem.Peak(), inputBytes)
 	}
-	if n != rows {
-		t.Fatalf("%d rows, want %d", n, rows)
-	}
-	if p := int64(mem.Peak()); p > 4*limit || p > inputBytes/2 {
-		t.Fatalf("peak %d bytes for a %d-byte limit and %d bytes of input", p, limit, inputBytes)
-	}
-	t.Logf("peak %d bytes, input %d bytes", mem.Peak(), inputBytes)
 }

@@ -152,3 +152,28 @@ func (s *windowStream) take(ec *EvalContext, extra arrow.RecordBatch) (arrow.Rec
 	defer ReleaseArrays(cols)
 	return array.NewRecordBatch(schema, cols, int64(n)), nil
 }
+
+// limitRows keeps, under a row limit, the first RowLimit rows of each
+// partition of b (taken over): the partitioned path hands over only
+// those, the streaming path all.
+func (w *Window) limitRows(ctx context.Context, b arrow.RecordBatch, wb *winBounds) (arrow.RecordBatch, error) {
+	if !w.rowLimited() {
+		return b, nil
+	}
+	kept := func(i int) bool { return int64(i)-int64(wb.partStart[i]) < w.RowLimit }
+	first := 0
+	for first < len(wb.partStart) && kept(first) {
+		first++
+	}
+	if first == len(wb.partStart) {
+		return b, nil
+	}
+	defer b.Release()
+	keep := make([]int32, 0, first)
+	for i := range wb.partStart {
+		if kept(i) {
+			keep = append(keep, int32(i))
+		}
+	}
+	return TakeBatch(ctx, w.EC, b.Schema(), b.Columns(), keep)
+}
