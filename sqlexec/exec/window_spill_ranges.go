@@ -1,14 +1,9 @@
 package exec
 
 import (
-	"bufio"
 	"context"
-	"slices"
-	"sort"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/ipc"
 )
 
 // Past half the budget the partitioned path cuts its input into ranges
@@ -117,9 +112,7 @@ func (w *Window) spillRanges(ctx context.Context, held []arrow.RecordBatch, in R
 	w.spill.cuts++
 	w.spill.files.dir = w.EC.SpillDir
 	cut := &rangeCut{w: w, sample: sample, splitters: splitters, writers: make([]*runWriter, len(splitters)+1), bytes: make([]int64, len(splitters)+1)}
-	err := cut.addAll(ctx, held, in)
-	ReleaseAll(held)
-	if err != nil {
+	if err := cut.addAll(ctx, held, in); err != nil {
 		cut.abort()
 		return err
 	}
@@ -193,172 +186,6 @@ func partitionSchema(keys []Expr) *arrow.Schema {
 		fields[i] = arrow.Field{Name: "k", Type: k.DataType(), Nullable: true}
 	}
 	return arrow.NewSchema(fields, nil)
-}
-
-// rangeCut writes rows to the range files of one cut.
-type rangeCut struct {
-	w         *Window
-	sample    []arrow.Array // partition keys of the sampled rows
-	splitters []int32       // rows of sample
-	writers   []*runWriter  // per range, created when first written
-	bytes     []int64       // per range, estimated size in memory
-	rangeOf   []uint16
-}
-
-func (c *rangeCut) addAll(ctx context.Context, held []arrow.RecordBatch, in RecordIterator) error {
-	for _, b := range held {
-		if err := c.add(ctx, b); err != nil {
-			return err
-		}
-	}
-	return drainBatches(ctx, in, c.add)
-}
-
-// add writes b's rows to their ranges.
-func (c *rangeCut) add(ctx context.Context, b arrow.RecordBatch) error {
-	n := int(b.NumRows())
-	if n == 0 {
-		return nil
-	}
-	keys, err := evalKeys(c.w.EC, b, c.w.Partition)
-	defer ReleaseArrays(keys)
-	if err != nil {
-		return err
-	}
-	c.rangeOf = slices.Grow(c.rangeOf[:0], n)[:n]
-	c.assign(keys)
-	// a counting sort by range keeps input order within each
-	starts := make([]int, len(c.writers)+1)
-	for _, r := range c.rangeOf {
-		starts[r+1]++
-	}
-	for i := 1; i < len(starts); i++ {
-		starts[i] += starts[i-1]
-	}
-	pos := slices.Clone(starts)
-	idx := make([]int32, n)
-	for i, r := range c.rangeOf {
-		idx[pos[r]] = int32(i)
-		pos[r]++
-	}
-	t, err := TakeBatch(ctx, c.w.EC, b.Schema(), b.Columns(), idx)
-	if err != nil {
-		return err
-	}
-	defer t.Release()
-	taken := batchBytes(t)
-	for r := range c.writers {
-		lo, hi := starts[r], starts[r+1]
-		if lo == hi {
-			continue
-		}
-		if c.writers[r] == nil {
-			fw, err := newWindowSpillWriter(c.w.EC, &c.w.spill.files, b.Schema())
-			if err != nil {
-				return err
-			}
-			c.writers[r] = fw
-		}
-		sl := t.NewSlice(int64(lo), int64(hi))
-		err := c.writers[r].write(sl)
-		sl.Release()
-		if err != nil {
-			return err
-		}
-		c.bytes[r] += taken * int64(hi-lo) / int64(n)
-	}
-	return nil
-}
-
-// assign sets rangeOf[i] to the range of row i: the number of
-// splitters at or below its keys, so equal keys share a range.
-func (c *rangeCut) assign(keys []arrow.Array) {
-	if strs, ok := c.splitterStrings(keys); ok {
-		x := keys[0].(*array.String)
-		for i := range c.rangeOf {
-			v := x.Value(i)
-			c.rangeOf[i] = uint16(sort.Search(len(strs), func(k int) bool { return strs[k] > v }))
-		}
-		return
-	}
-	cmps := make([]func(a, b arrow.Array, i, j int) int, len(keys))
-	for k, a := range keys {
-		cmps[k] = crossComparator(a.DataType())
-	}
-	// compare as partitionComparator does: NULLs first
-	above := func(s, r int) bool {
-		for k, a := range keys {
-			sp := c.sample[k]
-			sn, rn := sp.IsNull(s), a.IsNull(r)
-			if sn || rn {
-				if sn && rn {
-					continue
-				}
-				return rn
-			}
-			if v := cmps[k](sp, a, s, r); v != 0 {
-				return v > 0
-			}
-		}
-		return false
-	}
-	for i := range c.rangeOf {
-		c.rangeOf[i] = uint16(sort.Search(len(c.splitters), func(k int) bool { return above(int(c.splitters[k]), i) }))
-	}
-}
-
-// splitterStrings returns the splitters' keys when the key is one String
-// column and neither it nor the splitters hold NULLs.
-func (c *rangeCut) splitterStrings(keys []arrow.Array) ([]string, bool) {
-	if len(keys) != 1 || keys[0].NullN() > 0 {
-		return nil, false
-	}
-	if _, ok := keys[0].(*array.String); !ok {
-		return nil, false
-	}
-	return splitterStrings(c.sample, c.splitters)
-}
-
-// finish closes the range files and lists the non-empty ones in key
-// order; after an error it aborts them (their owner removes them).
-func (c *rangeCut) finish(depth int) ([]rangeFile, error) {
-	var out []rangeFile
-	var err error
-	for r, fw := range c.writers {
-		if fw == nil {
-			continue
-		}
-		if err != nil {
-			fw.abort()
-			continue
-		}
-		var run sortedRun
-		if run, err = fw.finish(); err == nil {
-			out = append(out, rangeFile{run: run, bytes: c.bytes[r], depth: depth})
-		}
-	}
-	return out, err
-}
-
-// abort closes the range files after a failure (their owner removes
-// them).
-func (c *rangeCut) abort() {
-	for r, fw := range c.writers {
-		if fw != nil {
-			fw.abort()
-			c.writers[r] = nil
-		}
-	}
-}
-
-// newWindowSpillWriter creates a range file.
-func newWindowSpillWriter(ec *EvalContext, files *spillFiles, schema *arrow.Schema) (*runWriter, error) {
-	fh, err := files.create("icesql-window-*.arrows")
-	if err != nil {
-		return nil, err
-	}
-	bw := bufio.NewWriterSize(fh, 1<<16)
-	return &runWriter{fh: fh, bw: bw, w: ipc.NewWriter(bw, ipc.WithSchema(schema), ipc.WithAllocator(ec.Mem))}, nil
 }
 
 // runsIterator streams range files one after the other.
