@@ -89,7 +89,7 @@ func (c *rangeCut) flush(ctx context.Context) error {
 	}); err != nil {
 		return err
 	}
-	schema := group[0].Schema()
+	schema := c.w.Input.Schema()
 	var used []int
 	for r := range c.writers {
 		n := 0
@@ -133,6 +133,16 @@ func (c *rangeCut) flush(ctx context.Context) error {
 // cut orders b's rows by range (a counting sort: input order within
 // each range).
 func (c *rangeCut) cut(ctx context.Context, b arrow.RecordBatch) (cutPart, error) {
+	// the files are read back with the input's schema
+	schema := c.w.Input.Schema()
+	if int(b.NumCols()) != schema.NumFields() {
+		return cutPart{}, &BatchShapeError{Problem: "column count", Want: schema.NumFields(), Got: int(b.NumCols())}
+	}
+	for i, f := range schema.Fields() {
+		if got := b.Column(i).DataType(); !arrow.TypeEqual(got, f.Type) {
+			return cutPart{}, &BatchTypeError{Column: f.Name, Want: f.Type.String(), Got: got.String()}
+		}
+	}
 	n := int(b.NumRows())
 	keys, err := evalKeys(c.w.EC, b, c.w.Partition)
 	defer ReleaseArrays(keys)
@@ -155,7 +165,7 @@ func (c *rangeCut) cut(ctx context.Context, b arrow.RecordBatch) (cutPart, error
 		idx[pos[r]] = int32(i)
 		pos[r]++
 	}
-	t, err := TakeBatch(ctx, c.w.EC, b.Schema(), b.Columns(), idx)
+	t, err := TakeBatch(ctx, c.w.EC, schema, b.Columns(), idx)
 	if err != nil {
 		return cutPart{}, err
 	}
