@@ -137,6 +137,11 @@ func (w *Window) runPartitioned(ctx context.Context, in RecordIterator, depth in
 			return w.spillRanges(ctx, held, in, depth)
 		}
 	}
+	return w.computeHeld(ctx, held)
+}
+
+// computeHeld computes every bucket of held (taken over).
+func (w *Window) computeHeld(ctx context.Context, held []arrow.RecordBatch) error {
 	if len(held) == 0 {
 		return nil
 	}

@@ -2,6 +2,7 @@ package exec
 
 import (
 	"context"
+	"sync/atomic"
 
 	"github.com/apache/arrow-go/v18/arrow"
 )
@@ -23,6 +24,10 @@ var windowRangeSpill = true
 // windowSpillRanges is the number of range files of one cut: enough
 // that an input many times the budget still gives files that fit.
 const windowSpillRanges = 64
+
+// windowGroupShare is the part of the budget, by estimate, of the range
+// files computed together (a variable for tests: 1 overfills groups).
+var windowGroupShare int64 = 4
 
 // windowSpillDepth bounds the cuts of one row: a bad sample is cut
 // again, a skewed partition does not cut forever.
@@ -67,7 +72,7 @@ func (s *windowSpill) release() {
 // bigger one alone (which runPartitioned cuts again or streams).
 func (w *Window) nextRanges(ctx context.Context) error {
 	s := &w.spill
-	target := w.EC.memoryLimit() / 4
+	target := w.EC.memoryLimit() / windowGroupShare
 	n, bytes, depth := 1, s.queue[0].bytes, s.queue[0].depth
 	for n < len(s.queue) && bytes+s.queue[n].bytes <= target {
 		bytes += s.queue[n].bytes
@@ -76,6 +81,18 @@ func (w *Window) nextRanges(ctx context.Context) error {
 	}
 	group := s.queue[:n]
 	s.queue = s.queue[n:]
+	if n > 1 && bytes <= target {
+		held, err := w.loadRanges(ctx, group)
+		if err != nil {
+			return err
+		}
+		if held != nil {
+			for _, f := range group {
+				s.files.remove(f.run.path)
+			}
+			return w.computeHeld(ctx, held)
+		}
+	}
 	its := make([]*spillRunIter, len(group))
 	for i, f := range group {
 		its[i] = newSpillRunIter(w.EC, &s.files, f.run, w.Input.Schema())
@@ -88,6 +105,42 @@ func (w *Window) nextRanges(ctx context.Context) error {
 		s.closeCur() // read and computed: its files can go
 	}
 	return nil
+}
+
+// loadRanges reads the files of group on the workers, in order; nil
+// when they pass half the budget after all (the estimates run low).
+func (w *Window) loadRanges(ctx context.Context, group []rangeFile) ([]arrow.RecordBatch, error) {
+	half := w.EC.memoryLimit() / 2
+	var total atomic.Int64
+	parts := make([][]arrow.RecordBatch, len(group))
+	err := parallelFor(w.EC.WorkerCount(), len(group), func(i int) error {
+		c, err := openRun(w.EC, group[i].run, w.Input.Schema(), 0)
+		if err != nil {
+			return err
+		}
+		defer c.close()
+		for c.batch != nil && total.Load() <= half {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			c.batch.Retain()
+			parts[i] = append(parts[i], c.batch)
+			total.Add(batchBytes(c.batch))
+			if err := c.load(); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	var held []arrow.RecordBatch
+	for _, p := range parts {
+		held = append(held, p...)
+	}
+	if err != nil || total.Load() > half {
+		ReleaseAll(held)
+		return nil, err
+	}
+	return held, nil
 }
 
 // spillRanges cuts held (taken over) and the rest of in into range

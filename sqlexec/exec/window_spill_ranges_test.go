@@ -112,10 +112,15 @@ func TestWindowRangeFilesMatchStreaming(t *testing.T) {
 				return rowsOf(t, bs), w
 			}
 			want, _ := run(false, 1)
-			for _, workers := range []int{1, 2} {
+			defer func() { windowGroupShare = 4 }()
+			for _, workers := range []int{1, 2, 3} {
+				windowGroupShare = 4
+				if workers == 3 {
+					windowGroupShare = 1 // groups past half the budget are read again and cut again
+				}
 				got, w := run(true, workers)
 				if !slices.Equal(got, want) {
-					t.Fatalf("%d workers: %d rows, want %d; heads %v vs %v", workers, len(got), len(want), head(got), head(want))
+					t.Fatalf("%d workers, groups of 1/%d of the budget: %d rows, want %d; heads %v vs %v", workers, windowGroupShare, len(got), len(want), head(got), head(want))
 				}
 				if w.spill.cuts < 1 || w.spill.streamed < 1 {
 					t.Fatalf("%d workers: %d cuts, %d ranges streamed: want the hot partition streamed alone", workers, w.spill.cuts, w.spill.streamed)
