@@ -17,6 +17,7 @@ import (
 type rangeCut struct {
 	w         *Window
 	sample    []arrow.Array // partition keys of the sampled rows
+	keySch    *arrow.Schema // their types
 	splitters []int32       // rows of sample
 	writers   []*runWriter  // per range, created when first written
 	bytes     []int64       // per range, estimated size in memory
@@ -146,6 +147,9 @@ func (c *rangeCut) cut(ctx context.Context, b arrow.RecordBatch) (cutPart, error
 	n := int(b.NumRows())
 	keys, err := evalKeys(c.w.EC, b, c.w.Partition)
 	defer ReleaseArrays(keys)
+	if err == nil {
+		err = keyTypes(keys, c.keySch)
+	}
 	if err != nil {
 		return cutPart{}, err
 	}

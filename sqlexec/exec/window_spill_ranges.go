@@ -2,6 +2,7 @@ package exec
 
 import (
 	"context"
+	"fmt"
 	"sync/atomic"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -164,7 +165,7 @@ func (w *Window) spillRanges(ctx context.Context, held []arrow.RecordBatch, in R
 	}
 	w.spill.cuts++
 	w.spill.files.dir = w.EC.SpillDir
-	cut := &rangeCut{w: w, sample: sample, splitters: splitters, writers: make([]*runWriter, len(splitters)+1), bytes: make([]int64, len(splitters)+1)}
+	cut := &rangeCut{w: w, sample: sample, keySch: partitionSchema(w.Partition), splitters: splitters, writers: make([]*runWriter, len(splitters)+1), bytes: make([]int64, len(splitters)+1)}
 	if err := cut.addAll(ctx, held, in); err != nil {
 		cut.abort()
 		return err
@@ -215,6 +216,9 @@ func (w *Window) rangeSample(ctx context.Context, held []arrow.RecordBatch) ([]a
 			continue
 		}
 		keys, err := evalKeys(w.EC, b, w.Partition)
+		if err == nil {
+			err = keyTypes(keys, keySch)
+		}
 		if err != nil {
 			ReleaseArrays(keys)
 			return nil, nil, err
@@ -231,6 +235,17 @@ func (w *Window) rangeSample(ctx context.Context, held []arrow.RecordBatch) ([]a
 		return nil, nil, err
 	}
 	return cols, rangeSplitters(n, windowSpillRanges, partitionComparator(cols)), nil
+}
+
+// keyTypes checks that evaluated keys have the types of want (cutting
+// compares them with the sample's).
+func keyTypes(keys []arrow.Array, want *arrow.Schema) error {
+	for i, k := range keys {
+		if f := want.Field(i); !arrow.TypeEqual(k.DataType(), f.Type) {
+			return &BatchTypeError{Column: fmt.Sprintf("partition key %d", i+1), Want: f.Type.String(), Got: k.DataType().String()}
+		}
+	}
+	return nil
 }
 
 func partitionSchema(keys []Expr) *arrow.Schema {
