@@ -9,6 +9,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/apache/arrow-go/v18/arrow/extensions"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/icesql/icesql/iceberg/arrowschema"
 )
@@ -228,6 +229,16 @@ func ConstantArray(ec *EvalContext, dt arrow.DataType, v any, n int) (arrow.Arra
 	}
 	b := array.NewBuilder(ec.Mem, dt)
 	defer b.Release()
+	if fw, ok := dt.(arrow.FixedWidthDataType); ok && fw.BitWidth()%8 == 0 && n > 1 && dt.ID() != arrow.EXTENSION && dt.ID() != arrow.DICTIONARY {
+		// One value appended and converted once, then its bytes repeated:
+		// a literal compared with every row of a batch is built per batch.
+		if err := AppendValue(b, v); err != nil {
+			return nil, err
+		}
+		one := b.NewArray()
+		defer one.Release()
+		return repeatFixed(ec, one, fw.BitWidth()/8, n), nil
+	}
 	b.Reserve(n)
 	for i := 0; i < n; i++ {
 		if err := AppendValue(b, v); err != nil {
@@ -235,4 +246,22 @@ func ConstantArray(ec *EvalContext, dt arrow.DataType, v any, n int) (arrow.Arra
 		}
 	}
 	return b.NewArray(), nil
+}
+
+// repeatFixed is n copies of the single non-null value of one, a
+// fixed-width array of width-byte values.
+func repeatFixed(ec *EvalContext, one arrow.Array, width, n int) arrow.Array {
+	d := one.Data()
+	src := d.Buffers()[1].Bytes()[d.Offset()*width : (d.Offset()+1)*width]
+	buf := memory.NewResizableBuffer(ec.Mem)
+	buf.Resize(n * width)
+	out := buf.Bytes()
+	copy(out, src)
+	for filled := width; filled < len(out); filled *= 2 {
+		copy(out[filled:], out[:filled])
+	}
+	data := array.NewData(one.DataType(), n, []*memory.Buffer{nil, buf}, nil, 0, 0)
+	buf.Release()
+	defer data.Release()
+	return array.MakeFromData(data)
 }
