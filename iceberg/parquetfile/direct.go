@@ -59,10 +59,7 @@ func directReadable(m *format.ColumnMetaData) bool {
 
 func newDirectChunk(ref chunkRef, leaf *rleaf, node *rnode) *directChunk {
 	m := ref.meta()
-	start := m.DataPageOffset
-	if m.DictionaryPageOffset > 0 && m.DictionaryPageOffset < start {
-		start = m.DictionaryPageOffset
-	}
+	start := chunkStart(m)
 	col := leaf.col
 	d := &directChunk{src: ref.r.src, meta: m, name: col.Name(), kind: col.Type().Kind(), skipCRC: ref.r.skipCRC,
 		maxDef: byte(col.MaxDefinitionLevel()), pos: start, end: start + m.TotalCompressedSize}

@@ -174,12 +174,7 @@ func (w *Writer) collectMetrics() (Metrics, error) {
 		UpperBounds:     map[int][]byte{},
 	}
 	for _, rg := range w.rowGroups {
-		first := rg.Columns[0].MetaData
-		start := first.DataPageOffset
-		if first.DictionaryPageOffset > 0 && first.DictionaryPageOffset < start {
-			start = first.DictionaryPageOffset
-		}
-		m.SplitOffsets = append(m.SplitOffsets, start)
+		m.SplitOffsets = append(m.SplitOffsets, chunkStart(&rg.Columns[0].MetaData))
 	}
 	for _, l := range w.leaves {
 		if l.fieldID <= 0 {

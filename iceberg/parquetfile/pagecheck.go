@@ -29,10 +29,7 @@ const (
 // and maxPageBytes, value counts within the chunk's; bc checks the
 // bodies of data pages.
 func checkChunkPages(r io.ReaderAt, m *format.ColumnMetaData, bc *bodyChecker) error {
-	start := m.DataPageOffset
-	if m.DictionaryPageOffset > 0 && m.DictionaryPageOffset < start {
-		start = m.DictionaryPageOffset
-	}
+	start := chunkStart(m)
 	end := start + m.TotalCompressedSize // inside the file: checked by validateFile
 	values := int64(0)                   // data page values seen so far
 	var buf []byte

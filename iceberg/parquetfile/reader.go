@@ -59,11 +59,7 @@ func (r *Reader) fetchGroup(group int, cols []*parquet.Column, current bool) {
 			continue
 		}
 		m := &rg.Columns[c.Index()].MetaData
-		start := m.DataPageOffset
-		if m.DictionaryPageOffset > 0 && m.DictionaryPageOffset < start {
-			start = m.DictionaryPageOffset
-		}
-		r.fetch.fetch(group, start, m.TotalCompressedSize)
+		r.fetch.fetch(group, chunkStart(m), m.TotalCompressedSize)
 	}
 }
 
@@ -172,10 +168,7 @@ func validateFile(f *parquet.File) error {
 		total += rg.NumRows
 		for j, cc := range rg.Columns {
 			m := cc.MetaData
-			start := m.DataPageOffset
-			if m.DictionaryPageOffset > 0 && m.DictionaryPageOffset < start {
-				start = m.DictionaryPageOffset
-			}
+			start := chunkStart(&m)
 			if start < 4 || m.TotalCompressedSize < 0 || start+m.TotalCompressedSize > f.Size() {
 				return corrupt("row group %d column %d lies outside the file", i, j)
 			}
@@ -275,12 +268,16 @@ func (r *Reader) RowGroupStart(group int) int64 {
 	if len(rg.Columns) == 0 {
 		return rg.FileOffset
 	}
-	m := &rg.Columns[0].MetaData
-	start := m.DataPageOffset
-	if m.DictionaryPageOffset > 0 && m.DictionaryPageOffset < start {
-		start = m.DictionaryPageOffset
+	return chunkStart(&rg.Columns[0].MetaData)
+}
+
+// chunkStart is the offset of a column chunk's first page: its
+// dictionary page when it has one before the data pages.
+func chunkStart(m *format.ColumnMetaData) int64 {
+	if m.DictionaryPageOffset > 0 && m.DictionaryPageOffset < m.DataPageOffset {
+		return m.DictionaryPageOffset
 	}
-	return start
+	return m.DataPageOffset
 }
 
 // InRange reports whether row group group starts in [start, end); every
