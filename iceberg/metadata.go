@@ -5,7 +5,6 @@ import (
 	"iter"
 	"strconv"
 	"strings"
-	"sync"
 )
 
 // TableMetadata is the parsed content of a table's metadata.json. It is an
@@ -42,9 +41,11 @@ type TableMetadata struct {
 	// snapJSON caches encoded snapshots; shared with the versions a
 	// builder derives from this one (see snapshotJSONCache).
 	snapJSON *snapshotJSONCache
-	// ids indexes snapshots by id, built on first use (or handed over by
-	// the builder that made this value); nil means scan.
-	ids *snapshotIndex
+	// snapRun and logRun own the arrays snapshots and snapshotLog are
+	// prefixes of, shared with the versions built from this one (see
+	// sharedRun); nil means unknown, so the next append copies.
+	snapRun *snapshotRun
+	logRun  *sharedRun[SnapshotLogEntry]
 	// logPruned says snapshot-log refers only to snapshots in snapshots,
 	// as Build leaves it, so the next Build need not check it again.
 	logPruned bool
@@ -52,54 +53,6 @@ type TableMetadata struct {
 
 // smallSnapshots is how many snapshots a lookup scans rather than index.
 const smallSnapshots = 16
-
-// snapshotIndex maps the snapshot ids of one metadata value (or of
-// values with the same snapshots) to the snapshots. It is built once and
-// never changes after.
-type snapshotIndex struct {
-	once sync.Once
-	byID map[int64]*Snapshot
-	dup  *int64 // a snapshot id used twice, found while building
-}
-
-// prebuiltIndex is an index already made (ids are unique).
-func prebuiltIndex(byID map[int64]*Snapshot) *snapshotIndex {
-	x := &snapshotIndex{byID: byID}
-	x.once.Do(func() {})
-	return x
-}
-
-// get returns the id map, building it from snaps on first use.
-func (x *snapshotIndex) get(snaps []*Snapshot) map[int64]*Snapshot {
-	x.once.Do(func() {
-		x.byID = make(map[int64]*Snapshot, len(snaps))
-		for _, s := range snaps {
-			if _, ok := x.byID[s.SnapshotID]; ok && x.dup == nil {
-				id := s.SnapshotID
-				x.dup = &id
-			}
-			x.byID[s.SnapshotID] = s
-		}
-	})
-	return x.byID
-}
-
-func indexSnapshots(snaps []*Snapshot) map[int64]*Snapshot {
-	byID := make(map[int64]*Snapshot, len(snaps))
-	for _, s := range snaps {
-		byID[s.SnapshotID] = s
-	}
-	return byID
-}
-
-// index returns the id map of m's snapshots, or nil when m is small
-// enough to scan or has no index.
-func (m *TableMetadata) index() map[int64]*Snapshot {
-	if m.ids == nil || len(m.snapshots) <= smallSnapshots {
-		return nil
-	}
-	return m.ids.get(m.snapshots)
-}
 
 // scanSnapshots finds a snapshot by id, newest first: the current
 // snapshot and its parent are usually last.
@@ -129,9 +82,16 @@ func (m *TableMetadata) LastPartitionID() int      { return m.lastPartitionID }
 func (m *TableMetadata) Properties() map[string]string {
 	return m.properties
 }
-func (m *TableMetadata) CurrentSnapshotID() int64        { return m.currentSnapshotID }
-func (m *TableMetadata) Snapshots() []*Snapshot          { return m.snapshots }
-func (m *TableMetadata) SnapshotLog() []SnapshotLogEntry { return m.snapshotLog }
+func (m *TableMetadata) CurrentSnapshotID() int64 { return m.currentSnapshotID }
+
+// Snapshots and SnapshotLog are full slices (no room to append): their
+// arrays are shared with other versions.
+func (m *TableMetadata) Snapshots() []*Snapshot {
+	return m.snapshots[:len(m.snapshots):len(m.snapshots)]
+}
+func (m *TableMetadata) SnapshotLog() []SnapshotLogEntry {
+	return m.snapshotLog[:len(m.snapshotLog):len(m.snapshotLog)]
+}
 func (m *TableMetadata) MetadataLog() []MetadataLogEntry { return m.metadataLog }
 func (m *TableMetadata) SortOrders() []*SortOrder        { return m.sortOrders }
 func (m *TableMetadata) DefaultSortOrderID() int         { return m.defaultSortOrderID }
@@ -211,11 +171,7 @@ func (m *TableMetadata) CurrentSnapshot() *Snapshot {
 
 // SnapshotByID returns a snapshot by id.
 func (m *TableMetadata) SnapshotByID(id int64) (*Snapshot, bool) {
-	if byID := m.index(); byID != nil {
-		s, ok := byID[id]
-		return s, ok
-	}
-	return scanSnapshots(m.snapshots, id)
+	return m.snapRun.find(m.snapshots, id)
 }
 
 // Ref returns a branch or tag by name.
@@ -433,16 +389,16 @@ func (m *TableMetadata) validateSortOrders() error {
 }
 
 func (m *TableMetadata) validateSnapshots() error {
-	ids := m.ids
-	if ids == nil {
-		ids = &snapshotIndex{}
+	run := m.snapRun
+	if run == nil {
+		run = newSnapshotRun(m.snapshots)
 	}
-	byID := ids.get(m.snapshots)
-	if ids.dup != nil {
-		return metaErrorf(ErrInvalidMetadata, "snapshot id %d is used twice", *ids.dup)
+	if id, dup := run.duplicate(m.snapshots); dup {
+		return metaErrorf(ErrInvalidMetadata, "snapshot id %d is used twice", id)
 	}
-	seen := func(id int64) bool { _, ok := byID[id]; return ok }
-	for _, s := range m.snapshots {
+	seen := func(id int64) bool { _, ok := run.find(m.snapshots, id); return ok }
+	from := run.checked(len(m.snapshots), m.formatVersion, m.lastSequenceNumber)
+	for _, s := range m.snapshots[from:] {
 		if m.formatVersion >= 2 && s.ManifestList == "" {
 			return metaErrorf(ErrInvalidMetadata, "snapshot %d has no manifest-list", s.SnapshotID)
 		}
@@ -450,6 +406,7 @@ func (m *TableMetadata) validateSnapshots() error {
 			return metaErrorf(ErrInvalidMetadata, "snapshot %d has sequence-number %d above last-sequence-number %d", s.SnapshotID, s.SequenceNumber, m.lastSequenceNumber)
 		}
 	}
+	run.setChecked(len(m.snapshots), m.formatVersion, m.lastSequenceNumber)
 	if m.currentSnapshotID != NoSnapshotID && !seen(m.currentSnapshotID) {
 		return metaErrorf(ErrInvalidMetadata, "current-snapshot-id %d is not in snapshots", m.currentSnapshotID)
 	}

@@ -35,13 +35,6 @@ type MetadataBuilder struct {
 
 	previousFile string
 	nowMs        func() int64
-
-	// ids indexes b.m.snapshots once a lookup needs it (nil before, and
-	// while the history is small enough to scan). idsShared says it is
-	// also the base's or a built value's, so it is copied before a change.
-	ids          map[int64]*Snapshot
-	idsShared    bool
-	snapsChanged bool // snapshots were added or removed
 }
 
 // NewMetadataBuilder starts a change of base; base nil starts a new table
@@ -53,13 +46,10 @@ func NewMetadataBuilder(base *TableMetadata) *MetadataBuilder {
 			properties: map[string]string{}, refs: map[string]SnapshotRef{}, snapJSON: newSnapshotJSONCache()}
 		return b
 	}
-	b.m = *base
-	b.m.ids = nil // b.snapshot keeps the working copy's index
+	b.m = *base // snapshots and snapshotLog stay shared (see sharedRun)
 	b.m.schemas = slices.Clone(base.schemas)
 	b.m.specs = slices.Clone(base.specs)
 	b.m.sortOrders = slices.Clone(base.sortOrders)
-	b.m.snapshots = slices.Clone(base.snapshots)
-	b.m.snapshotLog = slices.Clone(base.snapshotLog)
 	b.m.metadataLog = slices.Clone(base.metadataLog)
 	b.m.statistics = slices.Clone(base.statistics)
 	b.m.partitionStats = slices.Clone(base.partitionStats)
@@ -388,12 +378,7 @@ func (b *MetadataBuilder) AddSnapshot(s *Snapshot) error {
 		}
 		b.m.nextRowID = *s.FirstRowID + *s.AddedRows
 	}
-	b.m.snapshots = append(b.m.snapshots, s)
-	b.snapsChanged = true
-	if b.ids != nil {
-		b.ownIDs()
-		b.ids[s.SnapshotID] = s
-	}
+	b.m.snapshots, b.m.snapRun = appendToRun(b.m.snapshots, b.m.snapRun, s)
 	b.m.lastSequenceNumber = max(b.m.lastSequenceNumber, s.SequenceNumber)
 	b.addedSnapshots[s.SnapshotID] = true
 	ts := s.TimestampMs
@@ -425,7 +410,7 @@ func (b *MetadataBuilder) SetSnapshotRef(name string, ref SnapshotRef) error {
 		if b.addedSnapshots[snap.SnapshotID] {
 			ts = snap.TimestampMs
 		}
-		b.m.snapshotLog = append(b.m.snapshotLog, SnapshotLogEntry{TimestampMs: ts, SnapshotID: ref.SnapshotID})
+		b.m.snapshotLog, b.m.logRun = appendShared(b.m.snapshotLog, b.m.logRun, SnapshotLogEntry{TimestampMs: ts, SnapshotID: ref.SnapshotID})
 	}
 	b.record(SetSnapshotRefUpdate{Name: name, Ref: ref})
 	return nil
@@ -443,14 +428,9 @@ func (b *MetadataBuilder) RemoveSnapshots(ids ...int64) error {
 	if len(drop) == 0 {
 		return nil
 	}
-	b.m.snapshots = slices.DeleteFunc(b.m.snapshots, func(s *Snapshot) bool { return drop[s.SnapshotID] })
-	b.snapsChanged, b.m.logPruned = true, false
-	if b.ids != nil {
-		b.ownIDs()
-		for id := range drop {
-			delete(b.ids, id)
-		}
-	}
+	// A new array: the old one is shared with other versions.
+	b.m.snapshots = slices.DeleteFunc(slices.Clone(b.m.snapshots), func(s *Snapshot) bool { return drop[s.SnapshotID] })
+	b.m.snapRun, b.m.logPruned = newSnapshotRun(b.m.snapshots), false
 	b.m.statistics = slices.DeleteFunc(b.m.statistics, func(s StatisticsFile) bool { return drop[s.SnapshotID] })
 	b.m.partitionStats = slices.DeleteFunc(b.m.partitionStats, func(s PartitionStatisticsFile) bool { return drop[s.SnapshotID] })
 	for name, r := range b.m.refs {
@@ -630,25 +610,7 @@ func (b *MetadataBuilder) RemovePartitionSpecs(ids ...int) error {
 
 // snapshot finds a snapshot of the working copy by id.
 func (b *MetadataBuilder) snapshot(id int64) (*Snapshot, bool) {
-	if b.ids == nil {
-		if len(b.m.snapshots) <= smallSnapshots {
-			return scanSnapshots(b.m.snapshots, id)
-		}
-		if b.base != nil && b.base.ids != nil && !b.snapsChanged {
-			b.ids, b.idsShared = b.base.ids.get(b.base.snapshots), true
-		} else {
-			b.ids, b.idsShared = indexSnapshots(b.m.snapshots), false
-		}
-	}
-	s, ok := b.ids[id]
-	return s, ok
-}
-
-// ownIDs makes b.ids a private copy before a change.
-func (b *MetadataBuilder) ownIDs() {
-	if b.idsShared {
-		b.ids, b.idsShared = maps.Clone(b.ids), false
-	}
+	return b.m.snapRun.find(b.m.snapshots, id)
 }
 
 // Build validates and returns the new metadata. With no recorded change it
@@ -661,7 +623,6 @@ func (b *MetadataBuilder) Build() (*TableMetadata, error) {
 	m.schemas = slices.Clone(m.schemas)
 	m.specs = slices.Clone(m.specs)
 	m.sortOrders = slices.Clone(m.sortOrders)
-	m.snapshots = slices.Clone(m.snapshots)
 	m.statistics = slices.Clone(m.statistics)
 	m.partitionStats = slices.Clone(m.partitionStats)
 	m.properties = maps.Clone(m.properties)
@@ -677,18 +638,12 @@ func (b *MetadataBuilder) Build() (*TableMetadata, error) {
 	} else {
 		m.lastUpdatedMs = b.nowMs()
 	}
-	switch {
-	case b.ids != nil:
-		m.ids, b.idsShared = prebuiltIndex(b.ids), true
-	case !b.snapsChanged && b.base != nil && b.base.ids != nil:
-		m.ids = b.base.ids // the same snapshots
-	default:
-		m.ids = &snapshotIndex{}
+	if m.snapRun == nil {
+		m.snapRun = newSnapshotRun(m.snapshots)
 	}
 	if !m.logPruned {
 		m.snapshotLog = prunedSnapshotLog(&m)
-	} else {
-		m.snapshotLog = slices.Clone(m.snapshotLog)
+		m.logRun = newSharedRun(m.snapshotLog)
 	}
 	m.logPruned = true
 	m.metadataLog = slices.Clone(m.metadataLog)

@@ -126,7 +126,7 @@ func metadataFromJSON(mj *metadataJSON) (*TableMetadata, error) {
 	if v > MaxSupportedFormatVersion {
 		return nil, fmt.Errorf("%w: %w: format-version %d is newer than %d", ErrInvalidMetadata, ErrUnsupported, v, MaxSupportedFormatVersion)
 	}
-	m := &TableMetadata{formatVersion: v, currentSnapshotID: NoSnapshotID, snapJSON: newSnapshotJSONCache(), ids: &snapshotIndex{}}
+	m := &TableMetadata{formatVersion: v, currentSnapshotID: NoSnapshotID, snapJSON: newSnapshotJSONCache()}
 	if mj.TableUUID != nil {
 		m.uuid = *mj.TableUUID
 	} else if v >= 2 {
@@ -178,6 +178,7 @@ func metadataFromJSON(mj *metadataJSON) (*TableMetadata, error) {
 		}
 		m.snapshotLog = append(m.snapshotLog, SnapshotLogEntry{TimestampMs: *e.TimestampMs, SnapshotID: *e.SnapshotID})
 	}
+	m.snapRun, m.logRun = newSnapshotRun(m.snapshots), newSharedRun(m.snapshotLog)
 	for i, e := range mj.MetadataLog {
 		if e.TimestampMs == nil || e.MetadataFile == nil {
 			return nil, metaErrorf(ErrInvalidMetadata, "metadata-log entry %d needs timestamp-ms and metadata-file", i)
