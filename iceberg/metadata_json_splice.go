@@ -36,11 +36,18 @@ func (c *snapshotJSONCache) encode(snaps []*Snapshot) ([]byte, error) {
 	return fc.encode(snaps, (*Snapshot).marshal)
 }
 
-// zRunSize is about how many encoded bytes one compressed run holds: big
-// enough that compressing runs apart costs little ratio (deflate looks
-// back 32 KiB at most), small enough that the part of a history after its
-// last run, compressed again at every commit, stays cheap.
-var zRunSize = 64 << 10
+// zRunSize is about how many encoded bytes one compressed run holds: small,
+// so that the part of a history after its last run, compressed again at
+// every commit, stays cheap. A run is compressed with the zRunSize bytes
+// before it as its dictionary (what a decoder's window holds there), so
+// cutting the history in small runs costs no ratio: without one, 10,000
+// snapshots of single-row inserts took 389 KB in 16 KiB runs against 261
+// KB in 64 KiB runs. The dictionary reaches one run back, so expiring the
+// oldest snapshots invalidates at most the two runs after the cut.
+var zRunSize = 16 << 10
+
+// deflateWindow is how far back a deflate stream may refer.
+const deflateWindow = 32 << 10
 
 // fragCache holds the encoded content (without brackets) of one JSON array
 // whose elements never change once encoded: snapshots (by identity) and
@@ -68,8 +75,13 @@ type fragCache[T comparable] struct {
 type zRun struct {
 	a, b       int
 	start, end int    // arr[start:end]
+	dictFrom   int    // compressed with arr[dictFrom:start] as its dictionary
 	crc        uint32 // CRC-32 of arr[start:end]
-	data       []byte // raw deflate, ended by a sync flush (byte-aligned, not final)
+	// cum is the CRC-32 of arr[runs[0].start:end], from the first run the
+	// cache holds through this one, so that a file copying runs combines
+	// one CRC, not one per run.
+	cum  uint32
+	data []byte // raw deflate, ended by a sync flush (byte-aligned, not final)
 }
 
 // encode returns the array's content for xs, encoding with enc what the
@@ -181,8 +193,15 @@ func (c *fragCache[T]) dropOldest(d int) {
 	}
 	var runs []zRun
 	for _, r := range c.runs {
-		if r.a > d { // a run starting at the new first element has its comma
-			r.a, r.b, r.start, r.end = r.a-d, r.b-d, r.start-off, r.end-off
+		// A run starting at the new first element has its comma; one
+		// whose dictionary reaches into what is dropped would refer to
+		// bytes the file no longer holds. Both drop a prefix of the runs.
+		if r.a > d && r.dictFrom >= off {
+			r.a, r.b, r.start, r.end, r.dictFrom = r.a-d, r.b-d, r.start-off, r.end-off, r.dictFrom-off
+			r.cum = r.crc
+			if len(runs) > 0 {
+				r.cum = crc32Combine(runs[len(runs)-1].cum, r.crc, int64(r.end-r.start))
+			}
 			runs = append(runs, r)
 		}
 	}
@@ -208,7 +227,10 @@ func (c *fragCache[T]) encodeRuns(xs []T, enc func(T) ([]byte, error)) (pre []by
 	for r < len(c.runs) && c.runs[r].b <= len(xs) {
 		r++
 	}
-	if r == len(c.runs) { // no run past xs: runs can be added for it
+	// No run past xs: runs can be added for it, once there are enough
+	// bytes that some would outlive expiring the oldest snapshots (else
+	// each expiry would compress them all again).
+	if r == len(c.runs) && (r > 0 || len(content) >= 3*zRunSize) {
 		for {
 			a, start := 0, 0
 			if r > 0 {
@@ -223,12 +245,18 @@ func (c *fragCache[T]) encodeRuns(xs []T, enc func(T) ([]byte, error)) (pre []by
 			}
 			b++ // the element that reaches zRunSize ends the run
 			end := c.ends[b-1]
-			data, err := deflateRun(content[start:end])
+			dictFrom := max(0, start-min(zRunSize, deflateWindow))
+			data, err := deflateRun(content[dictFrom:start], content[start:end])
 			if err != nil {
 				return nil, nil, nil, err
 			}
-			c.runs = append(c.runs, zRun{a: a, b: b, start: start, end: end,
-				crc: crc32.ChecksumIEEE(content[start:end]), data: data})
+			crc := crc32.ChecksumIEEE(content[start:end])
+			cum := crc
+			if r > 0 {
+				cum = crc32Combine(c.runs[r-1].cum, crc, int64(end-start))
+			}
+			c.runs = append(c.runs, zRun{a: a, b: b, start: start, end: end, dictFrom: dictFrom,
+				crc: crc, cum: cum, data: data})
 			r++
 		}
 	}
@@ -248,23 +276,21 @@ const (
 	freshDeflateLevel = flate.BestSpeed
 )
 
-var runFlatePool = sync.Pool{New: func() any {
-	w, _ := flate.NewWriter(nil, runDeflateLevel)
-	return w
-}}
-
 var freshFlatePool = sync.Pool{New: func() any {
 	w, _ := flate.NewWriter(nil, freshDeflateLevel)
 	return w
 }}
 
-// deflateRun compresses b on its own, ended by a sync flush.
-func deflateRun(b []byte) ([]byte, error) {
+// deflateRun compresses b, ended by a sync flush, referring back into
+// dict: the bytes that come right before b wherever it is copied. (A
+// writer per run: runs are rare, one per zRunSize of history.)
+func deflateRun(dict, b []byte) ([]byte, error) {
 	var buf bytes.Buffer
 	buf.Grow(len(b)/4 + 64)
-	fw := runFlatePool.Get().(*flate.Writer)
-	defer runFlatePool.Put(fw)
-	fw.Reset(&buf)
+	fw, err := flate.NewWriterDict(&buf, runDeflateLevel, dict)
+	if err != nil {
+		return nil, err
+	}
 	if _, err := fw.Write(b); err != nil {
 		return nil, err
 	}
@@ -277,9 +303,11 @@ func deflateRun(b []byte) ([]byte, error) {
 // spliceGzip writes one gzip member (RFC 1952) whose deflate stream is
 // made of pieces compressed apart: bytes compressed as they are written,
 // each stretch by a fresh compressor ended by a sync flush, and runs
-// compressed before. Every piece starts on a byte boundary with no
-// reference to the bytes before it, so together they are one valid
-// deflate stream; the CRC covers the whole, combined from the runs'.
+// compressed before. Every piece starts on a byte boundary and refers
+// back only to bytes that precede it in every file it is copied into (a
+// run's dictionary is the history's bytes just before it), so together
+// they are one valid deflate stream; the CRC covers the whole, combined
+// from the runs'.
 type spliceGzip struct {
 	out  io.Writer
 	fw   *flate.Writer // compressing the current stretch; nil between
@@ -332,8 +360,8 @@ func (z *spliceGzip) endStretch(last bool) {
 	z.fw = nil
 }
 
-// runs copies compressed runs, consecutive pieces of one array, into
-// the stream.
+// runs copies compressed runs, consecutive pieces of one array from the
+// first run its cache holds, into the stream.
 func (z *spliceGzip) runs(rs []zRun) {
 	if z.err != nil || len(rs) == 0 {
 		return
@@ -344,10 +372,11 @@ func (z *spliceGzip) runs(rs []zRun) {
 			return
 		}
 		_, z.err = z.out.Write(r.data)
-		n := int64(r.end - r.start)
-		z.crc = crc32Combine(z.crc, r.crc, n)
-		z.size += n
 	}
+	last := rs[len(rs)-1]
+	n := int64(last.end - rs[0].start)
+	z.crc = crc32Combine(z.crc, last.cum, n)
+	z.size += n
 }
 
 // close ends the deflate stream and writes the trailer.
