@@ -90,7 +90,7 @@ func TestGzipMetadataLongHistoryIcebergGoReads(t *testing.T) {
 	for i := 1; i <= 3; i++ {
 		appendRows(5 * i)
 	}
-	// Long enough for several runs (zRunSize, 64 KiB): one gzip member.
+	// Long enough for several runs (zRunSize, 16 KiB): one gzip member.
 	path, err := fileio.LocalPath(tbl.MetadataLocation())
 	if err != nil {
 		t.Fatal(err)
