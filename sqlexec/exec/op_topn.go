@@ -120,16 +120,29 @@ func (t *TopN) newSlot(b arrow.RecordBatch) (int32, error) {
 	return int32(len(t.slots) - 1), nil
 }
 
-// offer pushes the slot's rows that beat the worst row kept.
+// offer pushes the slot's rows that beat the worst row kept. Once the
+// heap is full, most rows sort after its root on the first key alone,
+// and a test of that over the key's values skips them without the
+// row-by-row comparison.
 func (t *TopN) offer(slot int32, seq *int64) {
 	s := t.slots[slot]
 	s.refs++ // the batch stays alive while its rows are offered
+	key0 := s.cols[len(s.cols)-len(t.Keys)]
+	var after func(r int) bool
+	if int64(len(t.heap.rows)) >= t.N {
+		after = t.heap.firstKeyAfter(key0)
+	}
 	for r := 0; r < s.rows; r++ {
-		row := topRow{slot: slot, row: int32(r), seq: *seq}
-		*seq++
+		if after != nil && after(r) {
+			continue
+		}
+		row := topRow{slot: slot, row: int32(r), seq: *seq + int64(r)}
 		if int64(len(t.heap.rows)) < t.N {
 			heap.Push(&t.heap, row)
 			s.refs++
+			if int64(len(t.heap.rows)) == t.N {
+				after = t.heap.firstKeyAfter(key0)
+			}
 			continue
 		}
 		if !t.heap.before(row, t.heap.rows[0]) {
@@ -139,7 +152,9 @@ func (t *TopN) offer(slot int32, seq *int64) {
 		t.heap.rows[0] = row
 		s.refs++
 		heap.Fix(&t.heap, 0)
+		after = t.heap.firstKeyAfter(key0)
 	}
+	*seq += int64(s.rows)
 	t.unref(slot)
 }
 
