@@ -108,6 +108,14 @@ func crossComparator(t arrow.DataType) func(a, b arrow.Array, i, j int) int {
 		return func(a, b arrow.Array, i, j int) int {
 			return cmp.Compare(a.(*array.String).Value(i), b.(*array.String).Value(j))
 		}
+	case arrow.TIMESTAMP: // as rowComparator: the integers
+		return func(a, b arrow.Array, i, j int) int {
+			return cmp.Compare(a.(*array.Timestamp).Value(i), b.(*array.Timestamp).Value(j))
+		}
+	case arrow.DATE32:
+		return func(a, b arrow.Array, i, j int) int {
+			return cmp.Compare(a.(*array.Date32).Value(i), b.(*array.Date32).Value(j))
+		}
 	}
 	if ts, ok := t.(*arrow.TimestampType); ok {
 		return func(a, b arrow.Array, i, j int) int {

@@ -177,7 +177,9 @@ func (w *Window) Next(ctx context.Context) (arrow.RecordBatch, error) {
 	if !w.started {
 		w.started = true
 		err := w.validate()
-		if err == nil && len(w.Partition) > 0 {
+		if err == nil && w.useTopN() {
+			err = w.runTopN(ctx, w.Input)
+		} else if err == nil && len(w.Partition) > 0 {
 			err = w.runPartitioned(ctx, w.Input, 0)
 		} else if err == nil {
 			w.start(w.Input)

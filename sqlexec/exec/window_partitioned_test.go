@@ -71,6 +71,10 @@ func TestWindowRowLimit(t *testing.T) {
 	order := []SortKey{{Expr: aggArgV, Desc: true}}
 	defer func(v int) { windowBucketMinRows = v }(windowBucketMinRows)
 	windowBucketMinRows = 0
+	// the partitioned path's own cut (window_topn_test.go tests the
+	// reduction, whose partitions come in another order)
+	defer func() { windowTopN = true }()
+	windowTopN = false
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	defer mem.AssertSize(t, 0)
 	run := func(limit int64, rowLimit int64) []string {
