@@ -1,6 +1,10 @@
 package planner
 
-import "github.com/icesql/icesql/sqlexec/exec"
+import (
+	"fmt"
+
+	"github.com/icesql/icesql/sqlexec/exec"
+)
 
 // windowRowLimit returns k when pred, a filter right above w, keeps only
 // rows whose row_number() is at most k (rn = k, rn <= k, rn < k+1, as
@@ -70,4 +74,30 @@ func rowNumberBound(c *Compare, w *Window, base int) int64 {
 		return max(v-1, 0)
 	}
 	return 0
+}
+
+// childNote is what EXPLAIN adds to child c of p: a window under a
+// filter on its row number is built row-limited (windowLimited), and
+// then, when partitioned with row_number calls only, reduced to each
+// partition's top rows as it reads (exec's top-N reduction).
+func childNote(p, c Plan) string {
+	f, ok := p.(*Filter)
+	w, ok2 := c.(*Window)
+	if !ok || !ok2 {
+		return ""
+	}
+	k := windowRowLimit(f.Pred, w)
+	if k <= 0 {
+		return ""
+	}
+	note := fmt.Sprintf(" row_limit=%d", k)
+	for _, call := range w.Calls {
+		if call.Func != exec.WinRowNumber {
+			return note
+		}
+	}
+	if len(w.Partition) > 0 && k <= exec.WindowTopNMaxRows {
+		note += " top-n per partition"
+	}
+	return note
 }

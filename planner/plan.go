@@ -28,16 +28,17 @@ type Plan interface {
 
 func explain(p Plan) string {
 	var sb strings.Builder
-	var walk func(p Plan, depth int)
-	walk = func(p Plan, depth int) {
+	var walk func(p Plan, depth int, note string)
+	walk = func(p Plan, depth int, note string) {
 		sb.WriteString(strings.Repeat("  ", depth))
 		sb.WriteString(p.describe())
+		sb.WriteString(note)
 		sb.WriteByte('\n')
 		for _, c := range p.Children() {
-			walk(c, depth+1)
+			walk(c, depth+1, childNote(p, c))
 		}
 	}
-	walk(p, 0)
+	walk(p, 0, "")
 	return sb.String()
 }
 

@@ -27,9 +27,9 @@ import (
 // windowTopN enables the reduction (a variable for tests).
 var windowTopN = true
 
-// windowTopNMaxRows is the largest row limit reduced: past it the per
+// WindowTopNMaxRows is the largest row limit reduced: past it the per
 // partition lists cost more than the window's own cut.
-const windowTopNMaxRows = 64
+const WindowTopNMaxRows = 64
 
 // windowTopNSlack is how many displaced rows a worker holds besides
 // twice its candidates before it re-copies them (a variable for tests).
@@ -69,7 +69,7 @@ type topNWorker struct {
 
 // useTopN reports whether the window's input is reduced first.
 func (w *Window) useTopN() bool {
-	return windowTopN && len(w.Partition) > 0 && w.rowLimited() && w.RowLimit <= windowTopNMaxRows
+	return windowTopN && len(w.Partition) > 0 && w.rowLimited() && w.RowLimit <= WindowTopNMaxRows
 }
 
 // runTopN reads in through the reduction. When it ends within the
