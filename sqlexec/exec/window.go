@@ -137,7 +137,9 @@ type WindowCall struct {
 // (window_partitioned.go): range buckets of partitions computed on every
 // core, in the streaming path's order; an input past half the memory
 // limit is first cut into range files of the partition keys, computed
-// one after the other (window_spill_ranges.go).
+// one after the other (window_spill_ranges.go). A partitioned window
+// of row_number calls under a row limit first reduces its input to each
+// partition's top rows (window_topn.go) and emits them in input order.
 type Window struct {
 	Input     RecordIterator
 	Partition []Expr

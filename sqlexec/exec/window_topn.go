@@ -29,7 +29,7 @@ var windowTopN = true
 
 // WindowTopNMaxRows is the largest row limit reduced: past it the per
 // partition lists cost more than the window's own cut.
-const WindowTopNMaxRows = 64
+const WindowTopNMaxRows = 64 // topNEmit packs a row number in 8 bits
 
 // windowTopNSlack is how many displaced rows a worker holds besides
 // twice its candidates before it re-copies them (a variable for tests).

@@ -3,6 +3,7 @@ package exec
 import (
 	"cmp"
 	"context"
+	"slices"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -14,9 +15,9 @@ const topNOutRows = 1 << 16
 // topNFinish merges the workers' candidates into the first worker's
 // table (ties across workers broken by input position, as within one)
 // and emits each partition's first RowLimit rows with their row
-// numbers, the partitions in order of first appearance (the window's
-// output order is not promised to anyone above it: the planner only
-// takes this path under a filter on the row number).
+// numbers, in input order rather than the window's sorted order (which
+// nothing above relies on: the planner only takes this path under a
+// filter on the row number).
 func (w *Window) topNFinish(ctx context.Context, state []*topNWorker, in *arrow.Schema) ([]arrow.RecordBatch, error) {
 	base := state[0]
 	segs := base.segs
@@ -123,52 +124,84 @@ func (st *topNWorker) cmpRefs(segs []topNSeg, a, b uint64) int {
 	return cmp.Compare(uint32(a), uint32(b))
 }
 
-// topNEmit gathers every group's candidates, numbered, in group order.
+// topNEmit emits every group's candidates with their row numbers, in
+// input order (which makes the output, and sums over it, the same from
+// run to run whichever worker read which batch), in batches of about
+// topNOutRows rows gathered on the workers.
 func (w *Window) topNEmit(ctx context.Context, st *topNWorker, segs []topNSeg, in *arrow.Schema) ([]arrow.RecordBatch, error) {
-	total := 0
-	for _, c := range st.cnt {
-		total += int(c)
-	}
-	if total == 0 || len(segs) == 0 {
-		return nil, nil
-	}
+	// per segment, its kept rows as row<<8 | row number
 	k := st.k
-	idx := make([][]int32, len(segs))
-	order := make([]rowRef, 0, total)
-	rn := array.NewInt64Builder(w.EC.Mem)
-	defer rn.Release()
-	rn.Reserve(total)
+	kept := make([][]uint64, len(segs))
 	for g, c := range st.cnt {
 		for i, ref := range st.refs[g*k : g*k+int(c)] {
-			s := ref >> 32
-			order = append(order, rowRef{src: int32(s), pos: int32(len(idx[s]))})
-			idx[s] = append(idx[s], int32(uint32(ref)))
-			rn.UnsafeAppend(int64(i + 1))
+			kept[ref>>32] = append(kept[ref>>32], uint64(uint32(ref))<<8|uint64(i+1))
 		}
 	}
-	srcs := make([]arrow.RecordBatch, len(segs))
-	for i, s := range segs {
-		srcs[i] = s.b
+	bySeq := make([]int, 0, len(segs))
+	for i := range segs {
+		if len(kept[i]) > 0 {
+			bySeq = append(bySeq, i)
+		}
 	}
-	rows, err := interleave(ctx, w.EC, segs[0].b.Schema(), srcs, idx, order)
+	slices.SortFunc(bySeq, func(a, b int) int { return cmp.Compare(segs[a].seq, segs[b].seq) })
+	// consecutive segments make one output batch
+	var chunks [][]int
+	rows := 0
+	for _, i := range bySeq {
+		if len(chunks) == 0 || rows >= topNOutRows {
+			chunks, rows = append(chunks, nil), 0
+		}
+		chunks[len(chunks)-1] = append(chunks[len(chunks)-1], i)
+		rows += len(kept[i])
+	}
+	out := make([]arrow.RecordBatch, len(chunks))
+	err := parallelFor(w.EC.WorkerCount(), len(chunks), func(c int) error {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		b, err := w.topNChunk(ctx, segs, kept, chunks[c], in)
+		out[c] = b
+		return err
+	})
 	if err != nil {
+		ReleaseAll(out)
 		return nil, err
-	}
-	defer rows.Release()
-	nums := rn.NewArray()
-	defer nums.Release()
-	cols := append([]arrow.Array{}, rows.Columns()[:in.NumFields()]...)
-	for range w.Calls {
-		cols = append(cols, nums)
-	}
-	all, err := NewBatch(w.EC, w.Out, cols, int64(total))
-	if err != nil {
-		return nil, err
-	}
-	defer all.Release()
-	var out []arrow.RecordBatch
-	for lo := 0; lo < total; lo += topNOutRows {
-		out = append(out, all.NewSlice(int64(lo), int64(min(total, lo+topNOutRows))))
 	}
 	return out, nil
+}
+
+// topNChunk gathers the kept rows of segments idx into one batch of the
+// window's output.
+func (w *Window) topNChunk(ctx context.Context, segs []topNSeg, kept [][]uint64, idx []int, in *arrow.Schema) (arrow.RecordBatch, error) {
+	nIn := in.NumFields()
+	rn := array.NewInt64Builder(w.EC.Mem)
+	defer rn.Release()
+	parts := make([]arrow.RecordBatch, 0, len(idx))
+	defer func() { ReleaseAll(parts) }()
+	for _, i := range idx {
+		ks := kept[i]
+		slices.Sort(ks)
+		rows := make([]int32, len(ks))
+		for j, x := range ks {
+			rows[j] = int32(x >> 8)
+			rn.Append(int64(x & 0xff))
+		}
+		p, err := TakeBatch(ctx, w.EC, in, segs[i].b.Columns()[:nIn], rows)
+		if err != nil {
+			return nil, err
+		}
+		parts = append(parts, p)
+	}
+	cols, n, err := concatBatches(w.EC, in, parts)
+	defer func() { ReleaseArrays(cols) }()
+	if err != nil {
+		return nil, err
+	}
+	nums := rn.NewArray()
+	defer nums.Release()
+	for range w.Calls {
+		cols = append(cols, nums)
+		nums.Retain()
+	}
+	return NewBatch(w.EC, w.Out, cols, int64(n))
 }
