@@ -147,5 +147,5 @@ func (b *builder) windowLimited(n *Window, rowLimit int64) (exec.RecordIterator,
 		order[i] = exec.SortKey{Expr: k.Expr, Desc: k.Desc, NullsFirst: k.NullsFirst}
 	}
 	return &exec.Window{Input: in, Partition: toExec(n.Partition), Order: order, Calls: calls,
-		RowLimit: rowLimit, Out: SchemaOf(n.Columns()), EC: b.ec}, nil
+		RowLimit: rowLimit, SerialKeys: exprsHaveSubquery(windowExprs(n)), Out: SchemaOf(n.Columns()), EC: b.ec}, nil
 }

@@ -149,13 +149,16 @@ type Window struct {
 	// window emit only the first RowLimit rows of each partition (a
 	// filter above keeps no others: rn = 1, rn <= k).
 	RowLimit int64
-	Out      *arrow.Schema
-	EC       *EvalContext
-	done     bool
-	started  bool
-	stream   windowStream
-	part     windowPartitioned
-	spill    windowSpill
+	// SerialKeys asks that the top-N reduction evaluate the keys on one
+	// goroutine (they hold subqueries, whose state is per operator).
+	SerialKeys bool
+	Out        *arrow.Schema
+	EC         *EvalContext
+	done       bool
+	started    bool
+	stream     windowStream
+	part       windowPartitioned
+	spill      windowSpill
 }
 
 func (w *Window) Schema() *arrow.Schema { return w.Out }

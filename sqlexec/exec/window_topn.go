@@ -77,6 +77,9 @@ func (w *Window) useTopN() bool {
 // computes over the kept rows in input order, then the rest of in.
 func (w *Window) runTopN(ctx context.Context, in RecordIterator) error {
 	workers := max(1, w.EC.WorkerCount())
+	if w.SerialKeys {
+		workers = 1
+	}
 	budget := w.EC.memoryLimit() / 2
 	var (
 		mu    sync.Mutex
