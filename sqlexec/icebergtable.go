@@ -47,6 +47,7 @@ var (
 	_ planner.Explainer = (*icebergTable)(nil)
 
 	_ planner.PartitionedTable = (*icebergTable)(nil)
+	_ planner.ExactFilterer    = (*icebergTable)(nil)
 	_ planner.RowEstimator     = (*icebergTable)(nil)
 )
 
@@ -85,6 +86,29 @@ func (it *icebergTable) plan(ctx context.Context, req planner.ScanRequest) ([]sc
 		tasks, stats, err = scan.Plan(ctx, opener(ctx, it.t.IO()), it.t.Metadata(), it.snap.SnapshotID, nil, scan.Options{Schema: it.schema, Cache: it.manifests})
 	}
 	return tasks, stats, err
+}
+
+// ExactFilters reports the filters the data file reader applies exactly
+// (datafile.ReadTask keeps only rows matching each task's residual), so
+// the planner does not evaluate them a second time. That holds only when
+// plan binds the pruning filter as a whole: when it does not, plan reads
+// every row unfiltered.
+func (it *icebergTable) ExactFilters(req planner.ScanRequest) []bool {
+	out := make([]bool, len(req.Filters))
+	if it.snap == nil {
+		return out
+	}
+	f := pushdown.Pruning(it.arrow, req.Filters)
+	if f == nil {
+		return out
+	}
+	if _, err := expr.Bind(it.schema, f, false); err != nil {
+		return out
+	}
+	for i, e := range req.Filters {
+		out[i] = pushdown.RowExact(it.arrow, e)
+	}
+	return out
 }
 
 func (it *icebergTable) Scan(ctx context.Context, req planner.ScanRequest) (exec.RecordIterator, error) {

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/apache/arrow-go/v18/arrow"
+
 	"github.com/icesql/icesql/iceberg"
 	"github.com/icesql/icesql/iceberg/scan"
 	"github.com/icesql/icesql/planner"
@@ -163,4 +165,51 @@ func countRows(t *testing.T, its ...exec.RecordIterator) int64 {
 		it.Close()
 	}
 	return n
+}
+
+// ExactFilters reports the comparisons the data file reader applies with
+// SQL's answers, and none when the pruning filter does not bind (plan
+// then reads every row).
+func TestExactFilters(t *testing.T) {
+	ctx := context.Background()
+	s := newSession(t)
+	mustExec(t, s, "CREATE TABLE t (id BIGINT, s STRING, x DOUBLE, ts TIMESTAMP)")
+	mustExec(t, s, "INSERT INTO t VALUES (1, 'a', 1.5, TIMESTAMP '2024-01-01 00:00:00')")
+	tab, err := s.openTable(ctx, &parser.TableRef{Parts: []string{"t"}, Table: "t"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sch := tab.Schema()
+	col := func(i int) *planner.ColumnRef {
+		return &planner.ColumnRef{Index: i, Name: sch.Field(i).Name, Type: sch.Field(i).Type}
+	}
+	lit := func(v any, dt arrow.DataType) *planner.Literal { return &planner.Literal{Value: v, Type: dt} }
+	idLT := &planner.Compare{Op: exec.CmpLT, L: col(0), R: lit(int64(5), arrow.PrimitiveTypes.Int64)}
+	sEq := &planner.Compare{Op: exec.CmpEQ, L: lit("a", arrow.BinaryTypes.String), R: col(1)}
+	xGT := &planner.Compare{Op: exec.CmpGT, L: col(2), R: lit(1.0, arrow.PrimitiveTypes.Float64)}
+	tsGE := &planner.Compare{Op: exec.CmpGE, L: col(3), R: lit(arrow.Timestamp(0), sch.Field(3).Type)}
+	idInt32 := &planner.Compare{Op: exec.CmpLT, L: col(0), R: lit(int32(5), arrow.PrimitiveTypes.Int32)}
+	unbound := &planner.Compare{Op: exec.CmpLT, L: col(0), R: lit("x", arrow.BinaryTypes.String)}
+	tests := []struct {
+		name    string
+		filters []planner.Expr
+		want    []bool
+	}{
+		{"long, string and timestamp comparisons", []planner.Expr{idLT, sEq, tsGE}, []bool{true, true, true}},
+		{"double is re-applied", []planner.Expr{idLT, xGT}, []bool{true, false}},
+		{"or of exact parts", []planner.Expr{&planner.Logic{Or: true, L: idLT, R: sEq}}, []bool{true}},
+		{"or with a double", []planner.Expr{&planner.Logic{Or: true, L: idLT, R: xGT}}, []bool{false}},
+		{"not", []planner.Expr{&planner.Not{E: idLT}}, []bool{false}},
+		{"is null", []planner.Expr{&planner.IsNull{E: col(1)}}, []bool{true}},
+		{"literal of another type", []planner.Expr{idInt32}, []bool{false}},
+		{"a filter that does not bind voids all", []planner.Expr{idLT, unbound}, []bool{false, false}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got := tab.(planner.ExactFilterer).ExactFilters(planner.ScanRequest{Columns: []int{0, 1, 2, 3}, Filters: tc.filters, Limit: -1})
+			if !slices.Equal(got, tc.want) {
+				t.Fatalf("ExactFilters = %v, want %v", got, tc.want)
+			}
+		})
+	}
 }

@@ -210,3 +210,56 @@ func literalOf(e planner.Expr) (any, bool) {
 	}
 	return nil, false
 }
+
+// RowExact reports whether the Iceberg residual of filter, as the data
+// file reader evaluates it row by row (vectorised or not), selects
+// exactly the rows SQL selects, so that the engine need not re-apply it:
+// comparisons of a column with a literal of the column's own type,
+// IS [NOT] NULL, and AND/OR of those, on integer, date, microsecond
+// timestamp and string columns. Floats are left out (NaN orders
+// differently in SQL), as are decimals, binary, casts and NOT.
+func RowExact(schema *arrow.Schema, filter planner.Expr) bool {
+	switch x := filter.(type) {
+	case *planner.Logic:
+		return RowExact(schema, x.L) && RowExact(schema, x.R)
+	case *planner.IsNull:
+		_, ok := rowExactColumn(schema, x.E)
+		return ok
+	case *planner.Compare:
+		t, ok := rowExactColumn(schema, x.L)
+		l := x.R
+		if !ok {
+			t, ok = rowExactColumn(schema, x.R)
+			l = x.L
+		}
+		lit, isLit := l.(*planner.Literal)
+		if !ok || !isLit || lit.Value == nil || !arrow.TypeEqual(lit.Type, t) {
+			return false
+		}
+		if _, ok := literalOf(lit); !ok {
+			return false
+		}
+		switch x.Op {
+		case exec.CmpEQ, exec.CmpNE, exec.CmpLT, exec.CmpLE, exec.CmpGT, exec.CmpGE:
+			_, ok := convertFilter(schema, x, true)
+			return ok
+		}
+	}
+	return false
+}
+
+// rowExactColumn is the type of a bare reference to a top-level column of
+// a type RowExact admits.
+func rowExactColumn(schema *arrow.Schema, e planner.Expr) (arrow.DataType, bool) {
+	if _, ok := columnOf(schema, e); !ok {
+		return nil, false
+	}
+	t := e.(*planner.ColumnRef).Type
+	switch t.ID() {
+	case arrow.INT32, arrow.INT64, arrow.DATE32, arrow.STRING:
+		return t, true
+	case arrow.TIMESTAMP:
+		return t, t.(*arrow.TimestampType).Unit == arrow.Microsecond
+	}
+	return nil, false
+}
