@@ -11,9 +11,12 @@ type ReadStats struct {
 	// Files counts the data files opened.
 	Files atomic.Int64
 	// RowGroups counts the row groups of the opened files;
-	// RowGroupsSkipped those of them skipped by their statistics.
+	// RowGroupsSkipped those of them skipped by their statistics, and
+	// RowGroupsWhole those read whose statistics prove every row matches
+	// the residual (not evaluated on them).
 	RowGroups        atomic.Int64
 	RowGroupsSkipped atomic.Int64
+	RowGroupsWhole   atomic.Int64
 	// CacheHits counts the data files of Files served by
 	// ReadOptions.Files without touching storage.
 	CacheHits atomic.Int64

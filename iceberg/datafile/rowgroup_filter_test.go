@@ -57,18 +57,23 @@ func TestRowGroupsMatchingResidual(t *testing.T) {
 		return out
 	}
 	tests := []struct {
-		name string
-		e    expr.Expr
-		want []bool // nil: every group kept
+		name  string
+		e     expr.Expr
+		want  []bool // nil: every group kept
+		whole []bool // nil: no group matches throughout
 	}{
-		{"id range", expr.And(expr.GtEq("id", int64(250)), expr.Lt("id", int64(420))), groups(2, 3, 4)},
-		{"id equal", expr.Eq("id", int64(999)), groups(9)},
-		{"or", expr.Or(expr.Lt("id", int64(5)), expr.Gt("id", int64(905))), groups(0, 9)},
-		{"struct field", expr.Lt("point.y", float64(-950)), groups(9)},
-		{"is null uses null counts", expr.IsNull("category"), groups(3)},
-		{"no group", expr.Gt("id", int64(5000)), groups()},
-		{"not equal rules nothing out", expr.NotEq("id", int64(5)), nil},
-		{"every group", expr.GtEq("id", int64(0)), nil},
+		{"id range", expr.And(expr.GtEq("id", int64(250)), expr.Lt("id", int64(420))), groups(2, 3, 4), groups(3)},
+		{"range on group bounds", expr.And(expr.GtEq("id", int64(300)), expr.LtEq("id", int64(499))), groups(3, 4), groups(3, 4)},
+		{"bounds just inside", expr.And(expr.Gt("id", int64(300)), expr.Lt("id", int64(499))), groups(3, 4), nil},
+		{"id equal", expr.Eq("id", int64(999)), groups(9), nil},
+		{"or", expr.Or(expr.Lt("id", int64(5)), expr.Gt("id", int64(905))), groups(0, 9), nil},
+		{"or of whole groups", expr.Or(expr.Lt("id", int64(100)), expr.GtEq("id", int64(900))), groups(0, 9), groups(0, 9)},
+		{"struct field", expr.Lt("point.y", float64(-950)), groups(9), nil},
+		{"is null uses null counts", expr.IsNull("category"), groups(3), nil},
+		{"not null: the group with a null is not whole", expr.NotNull("category"), nil, groups(0, 1, 2, 4, 5, 6, 7, 8, 9)},
+		{"no group", expr.Gt("id", int64(5000)), groups(), nil},
+		{"not equal rules nothing out", expr.NotEq("id", int64(5)), nil, groups(1, 2, 3, 4, 5, 6, 7, 8, 9)},
+		{"every group", expr.GtEq("id", int64(0)), nil, groups(0, 1, 2, 3, 4, 5, 6, 7, 8, 9)},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -76,12 +81,15 @@ func TestRowGroupsMatchingResidual(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, err := rowGroupsMatching(context.Background(), pr, schema, b, predicateIDs(b), nil)
+			got, whole, err := rowGroupsMatching(context.Background(), pr, schema, b, predicateIDs(b), nil)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if !slices.Equal(got, tc.want) {
 				t.Errorf("groups %v, want %v", got, tc.want)
+			}
+			if !slices.Equal(whole, tc.whole) {
+				t.Errorf("whole groups %v, want %v", whole, tc.whole)
 			}
 		})
 	}
@@ -90,9 +98,9 @@ func TestRowGroupsMatchingResidual(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := rowGroupsMatching(context.Background(), pr, schema, b, []int{1, 999}, nil)
-		if err != nil || got != nil {
-			t.Errorf("groups %v, err %v; want every group kept", got, err)
+		got, whole, err := rowGroupsMatching(context.Background(), pr, schema, b, []int{1, 999}, nil)
+		if err != nil || got != nil || whole != nil {
+			t.Errorf("groups %v, whole %v, err %v; want every group kept, none whole", got, whole, err)
 		}
 	})
 }
@@ -117,25 +125,53 @@ func TestReadTaskSkipsRowGroups(t *testing.T) {
 		{"column outside the projection", expr.Lt("point.y", float64(-950)), idOnly,
 			func(i int) bool { return i > 950 }},
 		{"every group skipped", expr.Gt("id", int64(5000)), idOnly, func(int) bool { return false }},
+		// Groups 3 and 4 match whole (the residual is not evaluated on
+		// them), 2 and 5 in part.
+		{"whole groups", expr.And(expr.GtEq("id", int64(250)), expr.Lt("id", int64(550))), nil,
+			func(i int) bool { return i >= 250 && i < 550 }},
+		{"whole groups outside the projection", expr.NotNull("category"), idOnly,
+			func(i int) bool { return i < 300 || i >= 400 || i%2 == 0 }},
+	}
+	// Position deletes in whole, partial and skipped groups.
+	posDeleted := []int64{0, 249, 250, 301, 302, 399, 400, 549, 550, 999}
+	ctx := context.Background()
+	w := NewPositionDeleteWriter(ctx, tt.fio, tt.meta, PositionDeleteOptions{})
+	if err := w.Delete(ctx, data, posDeleted); err != nil {
+		t.Fatal(err)
+	}
+	pos, err := w.Close(ctx)
+	if err != nil || len(pos) != 1 {
+		t.Fatalf("%d position delete files, %v", len(pos), err)
 	}
 	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			b, err := expr.Bind(schema, tc.e, true)
-			if err != nil {
-				t.Fatal(err)
-			}
-			// The equality delete on category = null needs the category
-			// column from the auxiliary reader when it is not projected.
-			task := scan.FileScanTask{File: data, DataSequenceNumber: 1, Residual: b,
-				Deletes: []scan.DeleteFile{{File: eq, DataSequenceNumber: 2}}}
-			recs := readAll(t, tt, task, tc.proj, ReadOptions{BatchSize: 64, WithPositions: true})
-			want := seqInts(0, 1000, func(i int) bool { return !tc.keep(i) || (i >= 300 && i < 400 && i%2 == 1) })
-			if got := int64Column(t, recs, "id"); !slices.Equal(got, want) {
-				t.Errorf("ids %v\nwant %v", got, want)
-			}
-			if got := int64Column(t, recs, PosColumnName); !slices.Equal(got, want) {
-				t.Errorf("positions %v\nwant %v", got, want)
-			}
-		})
+		for _, deletes := range []string{"equality", "position", "none"} {
+			t.Run(tc.name+"/"+deletes, func(t *testing.T) {
+				b, err := expr.Bind(schema, tc.e, true)
+				if err != nil {
+					t.Fatal(err)
+				}
+				task := scan.FileScanTask{File: data, DataSequenceNumber: 1, Residual: b}
+				deleted := func(int) bool { return false }
+				switch deletes {
+				case "equality":
+					// The equality delete on category = null needs the
+					// category column from the auxiliary reader when it is
+					// not projected.
+					task.Deletes = []scan.DeleteFile{{File: eq, DataSequenceNumber: 2}}
+					deleted = func(i int) bool { return i >= 300 && i < 400 && i%2 == 1 }
+				case "position":
+					task.Deletes = []scan.DeleteFile{{File: pos[0], DataSequenceNumber: 1}}
+					deleted = func(i int) bool { return slices.Contains(posDeleted, int64(i)) }
+				}
+				recs := readAll(t, tt, task, tc.proj, ReadOptions{BatchSize: 64, WithPositions: true})
+				want := seqInts(0, 1000, func(i int) bool { return !tc.keep(i) || deleted(i) })
+				if got := int64Column(t, recs, "id"); !slices.Equal(got, want) {
+					t.Errorf("ids %v\nwant %v", got, want)
+				}
+				if got := int64Column(t, recs, PosColumnName); !slices.Equal(got, want) {
+					t.Errorf("positions %v\nwant %v", got, want)
+				}
+			})
+		}
 	}
 }

@@ -46,6 +46,10 @@ type taskIterator struct {
 	residualExpr expr.BoundExpr
 
 	residualIDs []int
+	// wholeGroups marks the row groups whose statistics prove that every
+	// row matches the residual: it is not evaluated on their rows (nil:
+	// none is known to).
+	wholeGroups []bool
 	keyIDs      []int // equality and residual field ids
 	projection  *iceberg.Schema
 	auxSchema   *iceberg.Schema
@@ -100,7 +104,7 @@ func (it *taskIterator) open(ctx context.Context, fio fileio.FileIO, table, proj
 	}
 	var keepGroups []bool
 	if it.residualExpr != nil {
-		if keepGroups, err = rowGroupsMatching(ctx, pr, table, it.residualExpr, it.residualIDs, mapping); err != nil {
+		if keepGroups, it.wholeGroups, err = rowGroupsMatching(ctx, pr, table, it.residualExpr, it.residualIDs, mapping); err != nil {
 			return &FileError{Op: "read", Path: it.path, Err: err}
 		}
 	}
@@ -115,6 +119,8 @@ func (it *taskIterator) open(ctx context.Context, fio fileio.FileIO, table, proj
 			st.RowGroups.Add(1)
 			if keepGroups != nil && !keepGroups[g] {
 				st.RowGroupsSkipped.Add(1)
+			} else if it.wholeGroups != nil && it.wholeGroups[g] {
+				st.RowGroupsWhole.Add(1)
 			}
 		}
 	}
@@ -172,7 +178,8 @@ func (it *taskIterator) Next(ctx context.Context) (arrow.RecordBatch, error) {
 // survives.
 func (it *taskIterator) filter(ctx context.Context, rec arrow.RecordBatch) (arrow.RecordBatch, error) {
 	n := int(rec.NumRows())
-	if len(it.deleted) == 0 && len(it.keyIDs) == 0 {
+	whole := it.wholeGroup()
+	if len(it.deleted) == 0 && (len(it.keyIDs) == 0 || whole && len(it.eqSets) == 0 && it.aux == nil) {
 		if n == 0 {
 			return nil, nil
 		}
@@ -199,7 +206,7 @@ func (it *taskIterator) filter(ctx context.Context, rec arrow.RecordBatch) (arro
 		}
 	}
 	if len(it.keyIDs) > 0 {
-		if err := it.filterRows(rec, keep); err != nil {
+		if err := it.filterRows(rec, keep, whole); err != nil {
 			return nil, err
 		}
 	}
@@ -224,9 +231,16 @@ func (it *taskIterator) filter(ctx context.Context, rec arrow.RecordBatch) (arro
 	return TakeRows(ctx, base, idx)
 }
 
-// filterRows drops rows matching an equality delete or failing the
-// residual.
-func (it *taskIterator) filterRows(rec arrow.RecordBatch, keep []bool) error {
+// wholeGroup reports whether every row of the main reader's current row
+// group matches the residual.
+func (it *taskIterator) wholeGroup() bool {
+	g := it.main.RowGroup()
+	return g >= 0 && g < len(it.wholeGroups) && it.wholeGroups[g]
+}
+
+// filterRows drops rows matching an equality delete or, unless whole
+// (the row group matches it throughout), failing the residual.
+func (it *taskIterator) filterRows(rec arrow.RecordBatch, keep []bool, whole bool) error {
 	clear(it.cols)
 	if err := resolveColumns(rec, it.projection, it.keyIDs, it.cols); err != nil {
 		return err
@@ -245,7 +259,9 @@ func (it *taskIterator) filterRows(rec arrow.RecordBatch, keep []bool) error {
 		}
 	}
 	rowResidual := it.residual
-	if it.residual != nil {
+	if whole {
+		rowResidual = nil
+	} else if it.residual != nil {
 		if mask, ok := evalVector(it.residualExpr, it.cols, len(keep)); ok {
 			for i, m := range mask {
 				keep[i] = keep[i] && m

@@ -84,6 +84,7 @@ type RecordReader struct {
 	rgRows  int64 // rows in the loaded row group
 	rgFirst int64 // file position of its first row
 	rgNext  int64 // next row within it
+	rgIndex int   // its index in the file
 	loaded  bool
 	err     error
 }
@@ -149,6 +150,15 @@ func hasAnyID(r *Reader) bool {
 		}
 	}
 	return len(r.file.Root().Columns()) == 0
+}
+
+// RowGroup is the index in the file of the row group the last record
+// came from (a record never spans row groups); -1 before the first.
+func (rr *RecordReader) RowGroup() int {
+	if !rr.loaded {
+		return -1
+	}
+	return rr.rgIndex
 }
 
 // Schema is the Arrow schema of the records.
@@ -306,7 +316,7 @@ func (rr *RecordReader) loadNextRowGroup() error {
 		}
 		l.entry, l.value = 0, 0
 	}
-	rr.rgRows, rr.rgFirst, rr.rgNext, rr.loaded = g.NumRows(), first, 0, true
+	rr.rgRows, rr.rgFirst, rr.rgNext, rr.rgIndex, rr.loaded = g.NumRows(), first, 0, i, true
 	if err := rr.prefetchRowGroup(); err != nil {
 		return err
 	}

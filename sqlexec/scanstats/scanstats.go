@@ -77,14 +77,19 @@ func (c *Counters) String() string {
 	p := c.plan
 	c.mu.Unlock()
 	groups, skipped := c.read.RowGroups.Load(), c.read.RowGroupsSkipped.Load()
+	whole := ""
+	if n := c.read.RowGroupsWhole.Load(); n > 0 {
+		// their statistics prove the filter: it was not evaluated on them
+		whole = fmt.Sprintf("; %d matching the filter whole", n)
+	}
 	return fmt.Sprintf("files: planned %d of %d (pruned %d by partition, %d by metrics), read %d; manifests %d of %d\n"+
-		"row groups: read %d of %d (skipped %d by statistics)\n"+
+		"row groups: read %d of %d (skipped %d by statistics)%s\n"+
 		"delete files: applied %d of %d planned\n"+
 		"bytes read: %d\n"+
 		"data files from the cache: %d",
 		p.PlannedFiles, p.DataFiles, p.PrunedByPartition, p.PrunedByMetrics, c.read.Files.Load(),
 		p.Manifests-p.ManifestsPruned, p.Manifests,
-		groups-skipped, groups, skipped,
+		groups-skipped, groups, skipped, whole,
 		c.read.DeleteFiles(), p.DeleteFiles,
 		c.bytes.Load(), c.read.CacheHits.Load())
 }
