@@ -40,6 +40,8 @@ type FileCache struct {
 	lru      *list.List // of *fileCacheEntry, most recent first
 
 	hits, misses atomic.Int64
+
+	footers footerCache // of files too large to keep whole
 }
 
 type fileCacheKey struct {
@@ -59,7 +61,8 @@ func NewFileCache(maxBytes int64) *FileCache {
 	if maxBytes <= 0 {
 		maxBytes = DefaultFileCacheBytes
 	}
-	return &FileCache{maxBytes: maxBytes, entries: map[fileCacheKey]*list.Element{}, lru: list.New()}
+	return &FileCache{maxBytes: maxBytes, entries: map[fileCacheKey]*list.Element{}, lru: list.New(),
+		footers: footerCache{maxBytes: maxBytes / footerCacheShare}}
 }
 
 // Hits and Misses count the lookups of files small enough to be cached.
@@ -120,6 +123,9 @@ const footerCostFactor = 8
 // closes it), nil otherwise.
 func openCached(ctx context.Context, fio fileio.FileIO, c *FileCache, location string, size int64, st *ReadStats) (pr *parquetfile.Reader, in fileio.InputFile, err error) {
 	if !c.admits(size) {
+		if c != nil && size > MaxCachedFileBytes {
+			return openFooterCached(ctx, fio, c, location, size)
+		}
 		return openUncached(ctx, fio, location)
 	}
 	k := fileCacheKey{location, size}

@@ -62,8 +62,8 @@ func (c *chunkData) numValues() int {
 	return 0
 }
 
-// load decodes every page of a column chunk.
-func (c *chunkData) load(cc parquet.ColumnChunk, maxDef, maxRep byte) error {
+// load decodes every page of a column chunk of r's file.
+func (c *chunkData) load(r *Reader, cc parquet.ColumnChunk, maxDef, maxRep byte) error {
 	width := 0
 	if cc.Type().Kind() == parquet.FixedLenByteArray {
 		width = cc.Type().Length()
@@ -72,7 +72,7 @@ func (c *chunkData) load(cc parquet.ColumnChunk, maxDef, maxRep byte) error {
 		}
 	}
 	c.reset(cc.Type().Kind(), maxDef, maxRep, width)
-	pages := cc.Pages()
+	pages := r.pages(cc)
 	defer pages.Close()
 	for {
 		p, err := readPage(pages)

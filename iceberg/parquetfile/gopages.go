@@ -27,7 +27,7 @@ func (g *goPages) claim(c *chunkData) (int, error) {
 		if err := g.ref.r.checkChunk(g.ref.group, g.leaf.col); err != nil {
 			return 0, err
 		}
-		g.pages = g.ref.cc.Pages()
+		g.pages = g.ref.r.pages(g.ref.cc)
 	}
 	if c.bufs != nil {
 		// Decoded directly before: its slices may alias a dictionary

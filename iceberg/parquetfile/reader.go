@@ -71,6 +71,22 @@ func (r *Reader) fetchGroup(group int, cols []*parquet.Column, current bool) {
 // cache of small files).
 func (r *Reader) Share() *Reader { return &Reader{file: r.file, src: r.base, base: r.base} }
 
+// Over returns a Reader of the same file whose pages are read from src
+// (the same bytes, opened again), sharing r's decoded footer: a footer
+// decoded once serves later scans of the immutable file. r's own source
+// is not read by the returned Reader.
+func (r *Reader) Over(src io.ReaderAt) *Reader { return &Reader{file: r.file, src: src, base: src} }
+
+// pages reads the pages of a column chunk of r's file through
+// parquet-go, from r's source (not the one the footer was read from:
+// see Over).
+func (r *Reader) pages(cc parquet.ColumnChunk) parquet.Pages {
+	if fc, ok := cc.(*parquet.FileColumnChunk); ok {
+		return fc.PagesFrom(r.base)
+	}
+	return cc.Pages()
+}
+
 // SkipChecksums stops this package's page decoder verifying page CRCs
 // (verified by default wherever a page has one), for speed; pages
 // decoded by parquet-go (nested columns, rare encodings) are still

@@ -299,7 +299,7 @@ func (rr *RecordReader) loadNextRowGroup() error {
 		}
 	}
 	for _, l := range rr.chunked {
-		if err := l.chunk.load(chunks[l.col.Index()], byte(l.col.MaxDefinitionLevel()), byte(l.col.MaxRepetitionLevel())); err != nil {
+		if err := l.chunk.load(rr.r, chunks[l.col.Index()], byte(l.col.MaxDefinitionLevel()), byte(l.col.MaxRepetitionLevel())); err != nil {
 			return err
 		}
 		rows := l.chunk.n
