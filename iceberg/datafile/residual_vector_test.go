@@ -25,6 +25,11 @@ func TestEvalVectorMatchesRowEvaluator(t *testing.T) {
 		iceberg.NestedField{ID: 5, Name: "st", Type: &iceberg.StructType{FieldList: []iceberg.NestedField{
 			{ID: 6, Name: "i", Type: iceberg.IntType{}},
 		}}},
+		// without nulls: compared in one loop over the values
+		iceberg.NestedField{ID: 7, Name: "ln", Type: iceberg.LongType{}},
+		iceberg.NestedField{ID: 8, Name: "tn", Type: iceberg.TimestampTzType{}},
+		iceberg.NestedField{ID: 9, Name: "dn", Type: iceberg.DateType{}},
+		iceberg.NestedField{ID: 10, Name: "in", Type: iceberg.IntType{}},
 	)
 	as, _ := arrowschema.ToArrow(schema)
 	r := rand.New(rand.NewSource(7))
@@ -68,10 +73,16 @@ func TestEvalVectorMatchesRowEvaluator(t *testing.T) {
 			}
 		}
 	}
+	for i := 0; i < n; i++ {
+		b.Field(5).(*array.Int64Builder).Append(int64(r.Intn(7) - 3))
+		b.Field(6).(*array.TimestampBuilder).Append(arrow.Timestamp(r.Intn(7) - 3))
+		b.Field(7).(*array.Date32Builder).Append(arrow.Date32(r.Intn(7) - 3))
+		b.Field(8).(*array.Int32Builder).Append(int32(r.Intn(7) - 3))
+	}
 	rec := b.NewRecordBatch()
 	defer rec.Release()
 	cols := map[int]colRef{}
-	if err := resolveColumns(rec, schema, []int{1, 2, 3, 4, 6}, cols); err != nil {
+	if err := resolveColumns(rec, schema, []int{1, 2, 3, 4, 6, 7, 8, 9, 10}, cols); err != nil {
 		t.Fatal(err)
 	}
 	exprs := map[string]expr.Expr{
@@ -93,6 +104,24 @@ func TestEvalVectorMatchesRowEvaluator(t *testing.T) {
 		"and or":         expr.Or(expr.And(expr.Gt("l", int64(0)), expr.NotNull("s")), expr.Lt("st.i", int32(2))),
 		"not":            expr.Not(expr.Eq("s", "b")),
 	}
+	for _, c := range []string{"ln", "tn", "dn", "in"} {
+		var lit any = int64(0)
+		switch c {
+		case "tn":
+			lit = iceberg.Timestamp(0)
+		case "dn":
+			lit = iceberg.Date(0)
+		case "in":
+			lit = int32(0)
+		}
+		exprs[c+" lt"], exprs[c+" lteq"] = expr.Lt(c, lit), expr.LtEq(c, lit)
+		exprs[c+" gt"], exprs[c+" gteq"] = expr.Gt(c, lit), expr.GtEq(c, lit)
+		exprs[c+" eq"], exprs[c+" not eq"] = expr.Eq(c, lit), expr.NotEq(c, lit)
+		exprs[c+" range"] = expr.And(expr.GtEq(c, lit), expr.Lt(c, int64(2)))
+		exprs[c+" in"] = expr.In(c, lit)
+		exprs[c+" not null"] = expr.NotNull(c)
+	}
+	exprs["in above int range"] = expr.Lt("in", int64(1)<<40)
 	for name, e := range exprs {
 		t.Run(name, func(t *testing.T) {
 			bound, err := expr.Bind(schema, e, true)
