@@ -126,6 +126,9 @@ func (it *taskIterator) open(ctx context.Context, fio fileio.FileIO, table, proj
 	}
 	ro := parquetfile.ReadOptions{BatchSize: opts.BatchSize, NameMapping: mapping, WithPosition: it.needPos, RowGroupFilter: replayFilter(keepGroups), Constants: it.constants,
 		ExpectedFieldIDs: it.expectedIDs, ExpectedRows: it.expectedRows, RangeStart: it.rangeStart, RangeEnd: it.rangeEnd}
+	// The auxiliary reader's records must hold the main reader's rows:
+	// neither may end them where its own columns' pages end.
+	ro.FullBatches = len(extra) > 0
 	if it.main, err = pr.NewRecordReader(ctx, projection, ro); err != nil {
 		return &FileError{Op: "read", Path: it.path, Err: err}
 	}

@@ -65,6 +65,11 @@ type ReadOptions struct {
 	// ExpectedRows, when positive, is the manifest's record_count: a
 	// footer with another row count fails with ErrFooterMismatch.
 	ExpectedRows int64
+	// FullBatches keeps every record at BatchSize rows (fewer only at the
+	// end of a row group) instead of ending records where the pages of
+	// the projected columns end: two readers of other columns of one
+	// file then return records of the same rows.
+	FullBatches bool
 }
 
 // RecordReader yields record batches of a projection of the file.
@@ -244,6 +249,9 @@ func (rr *RecordReader) next() (arrow.RecordBatch, error) {
 // instead of copying them. (A writer's page row limit ends the pages of
 // every column on the same rows, so batches then never straddle pages.)
 func (rr *RecordReader) pageAligned(n int) (int, error) {
+	if rr.opts.FullBatches {
+		return n, nil
+	}
 	left := n
 	for _, f := range rr.flat {
 		if f == nil {
