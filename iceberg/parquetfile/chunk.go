@@ -31,6 +31,10 @@ type chunkData struct {
 	// dictionary).
 	page parquet.Page
 	idx  []int32
+	// dict is the dictionary idx reads through, when bound by
+	// bindDictionary (a new one per dictionary page: its identity tells
+	// the dictionary of one batch from the next's).
+	dict *chunkData
 	// Set for pages decoded by directChunk: the buffers they own (the
 	// slices above may alias them), reused when the page is recycled.
 	bufs *pageBufs

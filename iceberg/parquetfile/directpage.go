@@ -201,7 +201,7 @@ func (c *chunkData) bindDictionary(dict *chunkData, idx []int32) {
 		// and the dictionary's values are not the page's).
 		idx = make([]int32, 0)
 	}
-	c.idx = idx
+	c.idx, c.dict = idx, dict
 	c.i32, c.i64, c.f32, c.f64 = dict.i32, dict.i64, dict.f32, dict.f64
 	c.bin, c.off = dict.bin, dict.off
 }

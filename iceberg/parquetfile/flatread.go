@@ -26,6 +26,9 @@ type flatReader struct {
 	cur   *chunkData  // the page in leaf.chunk, recycled when consumed
 	pos   int         // next entry of the current page (held in leaf.chunk)
 	vpos  int         // next value of the page
+	// dictOut, for a column read as a dictionary array, holds the
+	// current chunk's dictionary.
+	dictOut *dictOut
 }
 
 // open starts the column chunk of a new row group of rows rows, taking
@@ -78,6 +81,9 @@ func (f *flatReader) close() {
 		f.leaf.chunk = chunkData{}
 		f.cur.dropPage()
 		f.cur = nil
+	}
+	if f.dictOut != nil {
+		f.dictOut.release()
 	}
 }
 
@@ -220,6 +226,11 @@ func (f *flatReader) read(mem memory.Allocator, n int) (arrow.Array, error) {
 			gatherPage(out[s.k:s.k+s.m], &f.leaf.chunk, f.leaf.chunk.f32, s)
 		})
 	case arrow.STRING, arrow.BINARY:
+		if f.dictOut != nil {
+			if a, ok, err := f.readDict(mem, n, valid, validBuf); ok || err != nil {
+				return a, err
+			}
+		}
 		return f.readBytes(mem, n, valid, validBuf, dt)
 	default:
 		return f.readGeneric(mem, n)

@@ -70,6 +70,13 @@ type ReadOptions struct {
 	// the projected columns end: two readers of other columns of one
 	// file then return records of the same rows.
 	FullBatches bool
+	// DictionaryFieldIDs are top-level string fields to read as
+	// dictionary<int32, string> arrays: batches of dictionary-encoded
+	// pages carry the chunk's dictionary (one array per column chunk,
+	// shared by its batches) and the indexes, so that a consumer can
+	// work once per distinct value; other batches get an identity
+	// dictionary of their values.
+	DictionaryFieldIDs []int
 }
 
 // RecordReader yields record batches of a projection of the file.
@@ -82,6 +89,7 @@ type RecordReader struct {
 	leaves  []*rleaf
 	flat    []*flatReader // per root: its streaming reader, or nil
 	chunked []*rleaf      // leaves of the other roots (whole-chunk assembly)
+	dict    []bool        // per root: read as a dictionary array (nil: none)
 	mem     memory.Allocator
 	rg      int // next row group to consider
 	ahead   int // row group found (and prefetched) ahead, or -1
@@ -131,10 +139,24 @@ func (r *Reader) NewRecordReader(ctx context.Context, projection *iceberg.Schema
 	}
 	rr := &RecordReader{ctx: ctx, r: r, opts: opts, schema: as, roots: roots, leaves: b.leaves, mem: mem, ahead: -1}
 	rr.flat = make([]*flatReader, len(roots))
+	rr.dict = dictionaryRoots(roots, opts.DictionaryFieldIDs)
+	if rr.dict != nil {
+		fields := as.Fields()
+		for i, d := range rr.dict {
+			if d {
+				fields[i].Type = DictionaryString
+			}
+		}
+		as = arrow.NewSchema(fields, nil)
+		rr.schema = as
+	}
 	flat := 0
 	for i, n := range roots {
 		if n.kind == kindLeaf && !n.missing {
 			rr.flat[i] = &flatReader{node: n, leaf: n.leaf}
+			if rr.dict != nil && rr.dict[i] {
+				rr.flat[i].dictOut = &dictOut{}
+			}
 			flat++
 		} else {
 			rr.chunked = append(rr.chunked, n.leaves...)
@@ -226,6 +248,13 @@ func (rr *RecordReader) next() (arrow.RecordBatch, error) {
 			return nil, err
 		}
 		cols[i] = a
+	}
+	for i, d := range rr.dict {
+		if d && cols[i].DataType().ID() != arrow.DICTIONARY {
+			a := IdentityDictionary(rr.mem, cols[i])
+			cols[i].Release()
+			cols[i] = a
+		}
 	}
 	if rr.opts.WithPosition {
 		pb := array.NewInt64Builder(rr.mem)

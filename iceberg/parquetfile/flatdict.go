@@ -1,0 +1,135 @@
+package parquetfile
+
+import (
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+)
+
+// DictionaryString is the type ReadOptions.DictionaryFieldIDs columns are
+// read as.
+var DictionaryString arrow.DataType = &arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Int32, ValueType: arrow.BinaryTypes.String}
+
+// dictionaryRoots marks the roots read as dictionaries: top-level string
+// fields among ids. nil when there is none.
+func dictionaryRoots(roots []*rnode, ids []int) []bool {
+	var out []bool
+	for i, n := range roots {
+		if n.arrowType.ID() != arrow.STRING {
+			continue
+		}
+		for _, id := range ids {
+			if n.field.ID == id {
+				if out == nil {
+					out = make([]bool, len(roots))
+				}
+				out[i] = true
+			}
+		}
+	}
+	return out
+}
+
+// dictOut is a flat column's dictionary as an Arrow array, built once per
+// dictionary page and shared by the batches that read through it.
+type dictOut struct {
+	key *chunkData // the dictionary arr was built from
+	arr arrow.Array
+}
+
+func (d *dictOut) release() {
+	if d.arr != nil {
+		d.arr.Release()
+	}
+	*d = dictOut{}
+}
+
+// values returns the dictionary dict as a string array (not retained).
+func (d *dictOut) values(mem memory.Allocator, dict *chunkData) arrow.Array {
+	if d.key == dict {
+		return d.arr
+	}
+	d.release()
+	n := dict.n
+	b := array.NewStringBuilder(mem)
+	defer b.Release()
+	b.Reserve(n)
+	if len(dict.off) > n {
+		b.ReserveData(int(dict.off[n] - dict.off[0]))
+		for x := range n {
+			b.BinaryBuilder.Append(dict.bin[dict.off[x]:dict.off[x+1]])
+		}
+	}
+	d.key, d.arr = dict, b.NewArray()
+	return d.arr
+}
+
+// readDict reads the next n entries as indexes into the page's
+// dictionary when they all lie in one dictionary-encoded page (batches
+// are cut at page ends, see pageAligned); ok is false, and nothing is
+// read, otherwise.
+func (f *flatReader) readDict(mem memory.Allocator, n int, valid []byte, validBuf *memory.Buffer) (_ arrow.Array, ok bool, err error) {
+	if err := f.ensurePage(); err != nil {
+		return nil, false, err
+	}
+	c := &f.leaf.chunk
+	if c.idx == nil || c.dict == nil || f.pos+n > c.n || len(c.dict.off) <= c.dict.n {
+		return nil, false, nil
+	}
+	dict := f.dictOut.values(mem, c.dict)
+	buffers, out := newFixed[int32](mem, n)
+	defer releaseBuffers(buffers)
+	nulls, err := f.segments(n, valid, func(s segment) {
+		idx := c.idx[s.v0:]
+		if s.defs == nil {
+			copy(out[s.k:s.k+s.m], idx)
+			return
+		}
+		v := 0
+		for i, d := range s.defs {
+			if d == c.maxDef {
+				out[s.k+i] = idx[v]
+				v++
+			} else {
+				out[s.k+i] = 0
+			}
+		}
+	})
+	if err != nil {
+		return nil, true, err
+	}
+	if nulls > 0 {
+		buffers[0] = validBuf
+		validBuf.Retain()
+	}
+	data := array.NewData(arrow.PrimitiveTypes.Int32, n, buffers, nil, nulls, 0)
+	defer data.Release()
+	indices := array.MakeFromData(data)
+	defer indices.Release()
+	return array.NewDictionaryArray(DictionaryString, indices, dict), true, nil
+}
+
+// IdentityDictionary wraps a string array as a dictionary<int32, string>
+// array whose dictionary is the array itself (index i names value i):
+// the form of a dictionary column's batches that were not
+// dictionary-encoded. A dictionary array is returned retained as it is.
+func IdentityDictionary(mem memory.Allocator, a arrow.Array) arrow.Array {
+	if a.DataType().ID() == arrow.DICTIONARY {
+		a.Retain()
+		return a
+	}
+	n := a.Len()
+	b := array.NewInt32Builder(mem)
+	defer b.Release()
+	b.Reserve(n)
+	for i := range n {
+		if a.IsNull(i) {
+			b.UnsafeAppendBoolToBitmap(false)
+		} else {
+			b.UnsafeAppend(int32(i))
+		}
+	}
+	indices := b.NewArray()
+	defer indices.Release()
+	return array.NewDictionaryArray(DictionaryString, indices, a)
+}
