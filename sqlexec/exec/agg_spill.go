@@ -85,6 +85,8 @@ func (p *aggPass) addCols(ctx context.Context, cols []arrow.Array, n int) error 
 		p.account()
 		return nil
 	}
+	// Missed rows are written to the partitions as plain values.
+	decodeDictionaries(p.ec.Mem, cols)
 	p.miss, p.hashes = p.miss[:0], p.hashes[:0]
 	err := p.st.updateCols(ctx, cols, n, func(r int, enc []byte) {
 		p.miss = append(p.miss, int32(r))

@@ -3,9 +3,11 @@ package exec
 import (
 	"encoding/binary"
 	"hash/maphash"
+	"slices"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 )
 
 // groupTable maps group keys to dense group ids, in order of first
@@ -39,6 +41,8 @@ type groupTable struct {
 	hbuf   []uint64
 	cbuf   []uint32
 	recent [64]uint8 // assignSmall's cache (group ids below smallGroups)
+
+	dict dictGroups // string layout: the groups of the last dictionary's entries
 
 	buf     []byte
 	nGroups int
@@ -160,6 +164,24 @@ func (gt *groupTable) grow() {
 // columns. When frozen, a row whose group is new gets id -1 and is
 // reported to miss instead of starting a group.
 func (gt *groupTable) assign(cols []arrow.Array, ids []int32, miss func(r int, enc []byte), frozen bool) {
+	if len(cols) == 1 && cols[0].DataType().ID() == arrow.DICTIONARY {
+		if dict, idx, ok := stringDictionary(cols[0]); ok && !frozen && (gt.str || gt.nGroups == 0) {
+			gt.str = true
+			if gt.assignDict(cols[0], dict, idx, ids) {
+				return
+			}
+		}
+	}
+	if hasDictionary(cols) {
+		// The general path reads plain values.
+		plain := slices.Clone(cols)
+		for _, c := range plain {
+			c.Retain()
+		}
+		decodeDictionaries(memory.DefaultAllocator, plain)
+		defer ReleaseArrays(plain)
+		cols = plain
+	}
 	if len(cols) == 1 {
 		if s, ok := cols[0].(*array.String); ok && (gt.str || gt.nGroups == 0) {
 			gt.str = true

@@ -155,6 +155,8 @@ func (st *aggState) evalCols(b arrow.RecordBatch) ([]arrow.Array, error) {
 		}
 		cols = append(cols, c)
 	}
+	// Only a group key is taken as a dictionary (assign).
+	decodeDictionaries(st.ec.Mem, cols[len(st.groups):])
 	return cols, nil
 }
 
