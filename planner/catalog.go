@@ -46,6 +46,10 @@ type ScanRequest struct {
 	// Analysis is set only under EXPLAIN ANALYZE: a table that counts its
 	// scan work (files pruned, bytes read) attaches its counters there.
 	Analysis *ScanAnalysis
+	// Dictionary, when set, has one entry per column of Columns: true
+	// asks for that string column as dictionary<int32, string> arrays
+	// (a table may ignore it; the consumer takes either form).
+	Dictionary []bool
 }
 
 // Explainer is optionally implemented by Tables to describe pushdown

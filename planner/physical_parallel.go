@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/icesql/icesql/sqlexec/exec"
 )
 
@@ -65,6 +66,9 @@ func (b *builder) parallelAggregate(n *Aggregate, aggs []exec.AggSpec) (exec.Rec
 		return nil, err
 	}
 	req := b.scanRequest(s)
+	if len(chain) == 0 {
+		req.Dictionary = dictionaryGroupKey(n, s, b.scanResidual(s, req))
+	}
 	var parts []exec.RecordIterator
 	if pt, ok := s.Table.(PartitionedTable); ok {
 		parts, err = pt.ScanPartitions(b.ctx, req)
@@ -178,4 +182,34 @@ func exprsHaveSubquery(es []Expr) bool {
 		}
 	}
 	return false
+}
+
+// dictionaryGroupKey asks the scan for an aggregate's only group key as
+// dictionary arrays when it is a string column the scan feeds straight
+// to the group table (no aggregate argument or residual filter reads
+// it): the group table then works per distinct dictionary entry.
+func dictionaryGroupKey(n *Aggregate, s *Scan, residual Expr) []bool {
+	if len(n.Groups) != 1 {
+		return nil
+	}
+	ref, ok := n.Groups[0].(*ColumnRef)
+	cols := s.Columns()
+	if !ok || ref.Index < 0 || ref.Index >= len(cols) || cols[ref.Index].Type.ID() != arrow.STRING {
+		return nil
+	}
+	used := map[int]bool{}
+	if residual != nil {
+		columnsUsed(residual, used)
+	}
+	for _, a := range n.Aggs {
+		if a.Arg != nil {
+			columnsUsed(a.Arg, used)
+		}
+	}
+	if used[ref.Index] {
+		return nil
+	}
+	dict := make([]bool, len(cols))
+	dict[ref.Index] = true
+	return dict
 }

@@ -6,17 +6,20 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"slices"
 	"strconv"
 	"sync"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/icesql/icesql/iceberg"
 	"github.com/icesql/icesql/iceberg/arrowschema"
 	"github.com/icesql/icesql/iceberg/datafile"
 	"github.com/icesql/icesql/iceberg/expr"
 	"github.com/icesql/icesql/iceberg/fileio"
+	"github.com/icesql/icesql/iceberg/parquetfile"
 	"github.com/icesql/icesql/iceberg/scan"
 	"github.com/icesql/icesql/iceberg/table"
 	"github.com/icesql/icesql/planner"
@@ -153,6 +156,9 @@ func (it *icebergTable) prepare(ctx context.Context, req planner.ScanRequest) ([
 		}
 		fields[i] = all[c]
 		outFields[i] = it.arrow.Field(c)
+		if i < len(req.Dictionary) && req.Dictionary[i] && outFields[i].Type.ID() == arrow.STRING {
+			outFields[i].Type = parquetfile.DictionaryString
+		}
 	}
 	proj, err := iceberg.NewSchema(it.schema.ID, fields)
 	if err != nil {
@@ -232,7 +238,8 @@ func (ti *taskIterator) Next(ctx context.Context) (arrow.RecordBatch, error) {
 				ti.rows += task.File.RecordCount
 				return array.NewRecordBatch(ti.out, nil, task.File.RecordCount), nil
 			}
-			cur, err := datafile.ReadTask(ctx, ti.fio, ti.meta, task, ti.proj, datafile.ReadOptions{DeleteCache: ti.deletes, Stats: ti.stats, SkipPageChecksums: ti.skipPageChecksums, Files: ti.files})
+			cur, err := datafile.ReadTask(ctx, ti.fio, ti.meta, task, ti.proj, datafile.ReadOptions{DeleteCache: ti.deletes, Stats: ti.stats, SkipPageChecksums: ti.skipPageChecksums, Files: ti.files,
+				DictionaryFieldIDs: ti.dictionaryIDs()})
 			if err != nil {
 				return nil, err
 			}
@@ -251,7 +258,7 @@ func (ti *taskIterator) Next(ctx context.Context) (arrow.RecordBatch, error) {
 			continue
 		}
 		ti.rows += rec.NumRows()
-		out := array.NewRecordBatch(ti.out, rec.Columns(), rec.NumRows())
+		out := ti.batch(rec)
 		rec.Release()
 		return out, nil
 	}
@@ -275,4 +282,35 @@ func (ti *taskIterator) closeFile() {
 func (ti *taskIterator) Close() {
 	ti.closeFile()
 	ti.tasks = nil
+}
+
+// dictionaryIDs are the field ids of the columns read as dictionaries.
+func (ti *taskIterator) dictionaryIDs() []int {
+	var ids []int
+	for i, f := range ti.out.Fields() {
+		if f.Type.ID() == arrow.DICTIONARY {
+			ids = append(ids, ti.proj.Fields()[i].ID)
+		}
+	}
+	return ids
+}
+
+// batch is rec under the scan's schema: a dictionary column the file
+// returned as strings (a task whose deletes read it) is wrapped as an
+// identity dictionary.
+func (ti *taskIterator) batch(rec arrow.RecordBatch) arrow.RecordBatch {
+	cols := rec.Columns()
+	var wrapped []arrow.Array
+	for i, f := range ti.out.Fields() {
+		if f.Type.ID() == arrow.DICTIONARY && cols[i].DataType().ID() != arrow.DICTIONARY {
+			if wrapped == nil {
+				cols = slices.Clone(cols)
+			}
+			cols[i] = parquetfile.IdentityDictionary(memory.DefaultAllocator, cols[i])
+			wrapped = append(wrapped, cols[i])
+		}
+	}
+	out := array.NewRecordBatch(ti.out, cols, rec.NumRows())
+	exec.ReleaseArrays(wrapped)
+	return out
 }

@@ -42,6 +42,10 @@ type ReadOptions struct {
 	// CRCs (parquetfile.Reader.SkipChecksums); delete files are always
 	// verified.
 	SkipPageChecksums bool
+	// DictionaryFieldIDs are string fields the reader may return as
+	// dictionary arrays (parquetfile.ReadOptions.DictionaryFieldIDs);
+	// fields that equality deletes or the residual read stay strings.
+	DictionaryFieldIDs []int
 }
 
 // RecordIterator yields Arrow records until io.EOF.

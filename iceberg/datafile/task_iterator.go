@@ -3,6 +3,7 @@ package datafile
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -125,7 +126,8 @@ func (it *taskIterator) open(ctx context.Context, fio fileio.FileIO, table, proj
 		}
 	}
 	ro := parquetfile.ReadOptions{BatchSize: opts.BatchSize, NameMapping: mapping, WithPosition: it.needPos, RowGroupFilter: replayFilter(keepGroups), Constants: it.constants,
-		ExpectedFieldIDs: it.expectedIDs, ExpectedRows: it.expectedRows, RangeStart: it.rangeStart, RangeEnd: it.rangeEnd}
+		ExpectedFieldIDs: it.expectedIDs, ExpectedRows: it.expectedRows, RangeStart: it.rangeStart, RangeEnd: it.rangeEnd,
+		DictionaryFieldIDs: dictionaryIDs(opts.DictionaryFieldIDs, it.keyIDs)}
 	// The auxiliary reader's records must hold the main reader's rows:
 	// neither may end them where its own columns' pages end.
 	ro.FullBatches = len(extra) > 0
@@ -137,6 +139,7 @@ func (it *taskIterator) open(ctx context.Context, fio fileio.FileIO, table, proj
 			return err
 		}
 		ro.WithPosition = false
+		ro.DictionaryFieldIDs = nil
 		ro.RowGroupFilter = replayFilter(keepGroups)
 		if it.aux, err = pr.NewRecordReader(ctx, it.auxSchema, ro); err != nil {
 			return &FileError{Op: "read", Path: it.path, Err: err}
@@ -343,4 +346,16 @@ func replayFilter(keep []bool) func(map[int]parquetfile.ColumnStats) bool {
 		next++
 		return ok
 	}
+}
+
+// dictionaryIDs are the fields of ids to read as dictionaries: those
+// equality deletes and the residual do not read, which expect strings.
+func dictionaryIDs(ids, keyIDs []int) []int {
+	var out []int
+	for _, id := range ids {
+		if !slices.Contains(keyIDs, id) {
+			out = append(out, id)
+		}
+	}
+	return out
 }

@@ -1,6 +1,7 @@
 package exec
 
 import (
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -14,6 +15,13 @@ import (
 // dictionary entry a batch uses to its group once per dictionary, and
 // rows take their group by index: no string is compared or hashed per
 // row, nor materialised by the reader.
+
+// dictBatches counts the batches grouped by dictionary index.
+var dictBatches atomic.Int64
+
+// DictionaryGroupBatches reports how many batches group tables in this
+// process have grouped by dictionary index (a diagnostic for tests).
+func DictionaryGroupBatches() int64 { return dictBatches.Load() }
 
 // dictGroups remembers the groups of one dictionary's entries.
 type dictGroups struct {
@@ -42,6 +50,7 @@ func stringDictionary(a arrow.Array) (*array.String, *array.Int32, bool) {
 // is not frozen); false, with nothing assigned, when an index lies
 // outside the dictionary.
 func (gt *groupTable) assignDict(d arrow.Array, dict *array.String, idx *array.Int32, ids []int32) bool {
+	dictBatches.Add(1)
 	dg := &gt.dict
 	if key := dict.Data(); dg.key != key {
 		*dg = dictGroups{key: key, ids: make([]int32, dict.Len()), pend: dg.pend[:0]}

@@ -1,0 +1,66 @@
+package driver_test
+
+import (
+	"database/sql"
+	"runtime"
+	"slices"
+	"testing"
+
+	"github.com/icesql/icesql/sqlexec/exec"
+)
+
+// A GROUP BY on a string column, which the parallel aggregation groups by
+// the Parquet dictionary's indexes, returns what grouping the same values
+// through an expression (the general path) returns: over NULLs and empty
+// strings, files and row groups with dictionaries of their own, a
+// dictionary that falls back to PLAIN pages mid-chunk, position deletes,
+// and under a memory_limit that makes the aggregation spill.
+func TestGroupByDictionaryColumn(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2)) // the parallel plan
+	dir, spill, roomy := newSpillFixture(t)
+	execAll(t, roomy,
+		"CREATE TABLE n (k BIGINT, s STRING) TBLPROPERTIES ('write.delete.mode'='merge-on-read', 'icesql.write.parquet.row-group-row-limit'='3000', 'write.parquet.page-row-limit'='700', 'write.parquet.dict-size-bytes'='65536')",
+		// low cardinality, NULLs and ''
+		`INSERT INTO n SELECT a.x + 10*b.x + 100*c.x + 1000*e.x,
+			CASE WHEN a.x = 3 THEN NULL WHEN a.x = 4 THEN '' ELSE concat('v', CAST(b.x % 4 AS STRING)) END
+			FROM d a, d b, d c, d e`,
+		// another file with other values, in another order
+		`INSERT INTO n SELECT 20000 + a.x + 10*b.x + 100*c.x,
+			CASE WHEN b.x = 1 THEN NULL ELSE concat('w', CAST(a.x AS STRING)) END
+			FROM d a, d b, d c`,
+		// a dictionary that passes 64 KiB after the first rows: PLAIN pages
+		`INSERT INTO n SELECT 30000 + a.x + 10*b.x + 100*c.x + 1000*e.x,
+			CASE WHEN a.x + 10*b.x + 100*c.x + 1000*e.x < 2000 THEN concat('v', CAST(a.x % 3 AS STRING))
+			ELSE concat('xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx', CAST(a.x + 10*b.x + 100*c.x + 1000*e.x AS STRING)) END
+			FROM d a, d b, d c, d e`,
+		"DELETE FROM n WHERE k % 7 = 0 OR s = 'v1' AND k % 3 = 0",
+	)
+	tight := openDB(t, dir+"/lake?memory_limit=1MiB&spill_dir="+spill)
+	fast := "SELECT s, count(*), sum(k), min(k) FROM n GROUP BY s"
+	general := "SELECT s || '' AS s, count(*), sum(k), min(k) FROM n GROUP BY s || ''"
+	want, _ := spillQueryRows(t, roomy, general, "")
+	slices.Sort(want)
+	if len(want) < 6000 {
+		t.Fatalf("%d groups; the test proves little", len(want))
+	}
+	for _, tc := range []struct {
+		name string
+		db   *sql.DB
+	}{{"roomy", roomy}, {"tight", tight}} {
+		name := tc.name
+		t.Run(name, func(t *testing.T) {
+			before, spilled := exec.DictionaryGroupBatches(), exec.AggregateSpillFiles()
+			got, _ := spillQueryRows(t, tc.db, fast, "")
+			slices.Sort(got)
+			if !slices.Equal(got, want) {
+				t.Fatalf("%d groups, want %d; first %v, want %v", len(got), len(want), got[:min(5, len(got))], want[:5])
+			}
+			if exec.DictionaryGroupBatches() == before {
+				t.Fatal("no batch was grouped by dictionary index")
+			}
+			if name == "tight" && exec.AggregateSpillFiles() == spilled {
+				t.Fatal("nothing spilled")
+			}
+		})
+	}
+}
