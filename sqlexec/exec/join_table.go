@@ -211,23 +211,27 @@ func (t *joinTable) lookupRaw(a arrow.Array, heads []int32, null []bool) {
 	nulls := a.NullN() > 0
 	switch x := a.(type) {
 	case *array.String:
-		bk := t.keys[0].(*array.String)
+		// Offsets and bytes read directly: String.Value's per-call
+		// offset arithmetic and checks cost a fifth of the probe.
+		bOffs, bData := stringParts(t.keys[0].(*array.String))
+		pOffs, pData := stringParts(x)
+		slots, mask := t.slots, t.mask
 		for r := range heads {
 			heads[r] = -1
 			if nulls && x.IsNull(r) {
 				null[r] = true
 				continue
 			}
-			s := x.Value(r)
-			h := maphash.String(rowHashSeed, s)
+			s := pData[pOffs[r]:pOffs[r+1]]
+			h := maphash.Bytes(rowHashSeed, s) // equals maphash.String of the build's keys
 			tag := h >> 32 << 32
-			for i := h & t.mask; ; i = (i + 1) & t.mask {
-				e := t.slots[i]
+			for i := h & mask; ; i = (i + 1) & mask {
+				e := slots[i]
 				if e == 0 {
 					break
 				}
 				if e&^0xffffffff == tag {
-					if m := int(uint32(e)) - 1; bk.Value(m) == s {
+					if m := int(uint32(e)) - 1; string(bData[bOffs[m]:bOffs[m+1]]) == string(s) {
 						heads[r] = int32(m)
 						break
 					}
@@ -288,4 +292,14 @@ func (t *joinTable) release() {
 		ReleaseArrays(t.keys)
 		t.keys = nil
 	}
+}
+
+// stringParts are a string array's offsets (from its first row) and the
+// bytes they index.
+func stringParts(a *array.String) ([]int32, []byte) {
+	var data []byte
+	if b := a.Data().Buffers()[2]; b != nil {
+		data = b.Bytes()
+	}
+	return a.ValueOffsets(), data
 }

@@ -19,18 +19,23 @@ func benchStrings(n, distinct int) arrow.Array {
 }
 
 // BenchmarkJoinTableProbeString probes 64Ki string keys against a build
-// side of 50k distinct ones (the shape of bench/'s join_country).
+// side of 50k and of 500k distinct ones (the shape of bench/'s
+// join_country at 1M and 10M rows).
 func BenchmarkJoinTableProbeString(b *testing.B) {
-	build := benchStrings(50_000, 50_000)
-	jt, _ := newJoinTable([]arrow.Array{build}, build.Len(), false)
-	defer jt.release()
-	probe := benchStrings(1<<16, 50_000)
-	defer probe.Release()
-	heads, null := make([]int32, probe.Len()), make([]bool, probe.Len())
-	for b.Loop() {
-		jt.lookup([]arrow.Array{probe}, false, heads, null, nil)
+	for _, n := range []int{50_000, 500_000} {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			build := benchStrings(n, n)
+			jt, _ := newJoinTable([]arrow.Array{build}, build.Len(), false)
+			defer jt.release()
+			probe := benchStrings(1<<16, n)
+			defer probe.Release()
+			heads, null := make([]int32, probe.Len()), make([]bool, probe.Len())
+			for b.Loop() {
+				jt.lookup([]arrow.Array{probe}, false, heads, null, nil)
+			}
+			b.ReportMetric(float64(b.N*probe.Len())/b.Elapsed().Seconds(), "rows/s")
+		})
 	}
-	b.ReportMetric(float64(b.N*probe.Len())/b.Elapsed().Seconds(), "rows/s")
 }
 
 // BenchmarkGroupTableStrings assigns groups to 64Ki string keys of few
