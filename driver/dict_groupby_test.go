@@ -64,3 +64,51 @@ func TestGroupByDictionaryColumn(t *testing.T) {
 		})
 	}
 }
+
+// A GROUP BY on a string column of a join's build side, which the build
+// holds as a dictionary (the join gathers indexes, the group table maps
+// each distinct value once), returns what grouping the same values
+// through an expression returns: inner and left joins (unmatched rows
+// group as NULL), NULLs and empty strings, a build side of several files
+// with deletes, and under a memory_limit.
+func TestGroupByJoinBuildDictionary(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2)) // the parallel plan
+	dir, spill, roomy := newSpillFixture(t)
+	execAll(t, roomy,
+		"CREATE TABLE ev (k BIGINT, u BIGINT, amount DOUBLE)",
+		"CREATE TABLE us (u BIGINT, country STRING) TBLPROPERTIES ('write.delete.mode'='merge-on-read')",
+		`INSERT INTO ev SELECT a.x + 10*b.x + 100*c.x + 1000*e.x, (a.x + 10*b.x + 100*c.x + 1000*e.x) * 7 % 1300, a.x * 0.5
+			FROM d a, d b, d c, d e`,
+		`INSERT INTO us SELECT a.x + 10*b.x + 100*c.x,
+			CASE WHEN a.x = 3 THEN NULL WHEN a.x = 4 THEN '' ELSE concat('c', CAST((a.x + 10*b.x) % 17 AS STRING)) END
+			FROM d a, d b, d c`,
+		`INSERT INTO us SELECT 1000 + a.x + 10*b.x, concat('d', CAST(a.x AS STRING)) FROM d a, d b`,
+		"DELETE FROM us WHERE u % 11 = 0",
+	)
+	tight := openDB(t, dir+"/lake?memory_limit=1MiB&spill_dir="+spill)
+	for _, join := range []string{"JOIN", "LEFT JOIN"} {
+		fast := "SELECT s.country, count(*), sum(e.amount), min(e.k) FROM ev e " + join + " us s ON e.u = s.u GROUP BY s.country"
+		general := "SELECT s.country || '' AS country, count(*), sum(e.amount), min(e.k) FROM ev e " + join + " us s ON e.u = s.u GROUP BY s.country || ''"
+		want, _ := spillQueryRows(t, roomy, general, "")
+		slices.Sort(want)
+		if len(want) < 20 {
+			t.Fatalf("%s: %d groups; the test proves little", join, len(want))
+		}
+		for _, tc := range []struct {
+			name string
+			db   *sql.DB
+		}{{"roomy", roomy}, {"tight", tight}} {
+			t.Run(join+" "+tc.name, func(t *testing.T) {
+				before := exec.DictionaryGroupBatches()
+				got, _ := spillQueryRows(t, tc.db, fast, "")
+				slices.Sort(got)
+				if !slices.Equal(got, want) {
+					t.Fatalf("%d groups, want %d; got %v, want %v", len(got), len(want), got, want)
+				}
+				if exec.DictionaryGroupBatches() == before {
+					t.Fatal("no batch was grouped by dictionary index")
+				}
+			})
+		}
+	}
+}

@@ -61,7 +61,15 @@ func (b *builder) parallelAggregate(n *Aggregate, aggs []exec.AggSpec) (exec.Rec
 	if !ok {
 		return nil, nil
 	}
-	builds, fits, err := b.sharedBuilds(chain)
+	var joinDict map[*Join][]bool
+	if len(chain) == 1 {
+		if j, ok := chain[0].(*Join); ok {
+			if d := dictionaryJoinKey(n, j); d != nil {
+				joinDict = map[*Join][]bool{j: d}
+			}
+		}
+	}
+	builds, fits, err := b.sharedBuilds(chain, joinDict)
 	if err != nil || !fits {
 		return nil, err
 	}
@@ -103,7 +111,7 @@ func (b *builder) parallelAggregate(n *Aggregate, aggs []exec.AggSpec) (exec.Rec
 				it = x.operator(it, b.ec)
 			case *Join:
 				j := &exec.HashJoin{Left: it, Shared: builds[x], LeftKeys: toExec(x.LeftKeys), Type: x.Type,
-					NullAware: x.NullAware, Out: SchemaOf(x.Columns()), EC: b.ec, Unread: x.Unread}
+					NullAware: x.NullAware, Out: joinOut(x, joinDict[x]), EC: b.ec, Unread: x.Unread}
 				if x.Residual != nil {
 					j.Residual = x.Residual
 				}
@@ -137,7 +145,7 @@ func probeParallel(j *Join) bool {
 // sides together pass the memory limit; the caller then plans joins that
 // spill (which read their build sides again: at most the limit's worth
 // of rows was read here).
-func (b *builder) sharedBuilds(chain []Plan) (builds map[*Join]*exec.JoinBuild, fits bool, err error) {
+func (b *builder) sharedBuilds(chain []Plan, dict map[*Join][]bool) (builds map[*Join]*exec.JoinBuild, fits bool, err error) {
 	builds = map[*Join]*exec.JoinBuild{}
 	var used int64
 	for _, p := range chain {
@@ -159,7 +167,7 @@ func (b *builder) sharedBuilds(chain []Plan) (builds map[*Join]*exec.JoinBuild, 
 			return nil, false, err
 		}
 		used += estimate
-		jb, err := exec.NewJoinBuildFrom(b.ctx, b.ec, right, keys, false, held)
+		jb, err := exec.NewJoinBuildDict(b.ctx, b.ec, right, keys, false, held, dict[j])
 		if err != nil {
 			closeBuilds(builds)
 			return nil, false, err
@@ -212,4 +220,54 @@ func dictionaryGroupKey(n *Aggregate, s *Scan, residual Expr) []bool {
 	dict := make([]bool, len(cols))
 	dict[ref.Index] = true
 	return dict
+}
+
+// dictionaryJoinKey marks the build column of an inner or left join
+// below an aggregate whose only group key it is, a string column nothing
+// else reads: the build holds it as a dictionary, so the join gathers
+// indexes and the group table maps each distinct value once.
+func dictionaryJoinKey(n *Aggregate, j *Join) []bool {
+	if (j.Type != exec.JoinInner && j.Type != exec.JoinLeft) || j.Residual != nil || len(n.Groups) != 1 {
+		return nil
+	}
+	ref, ok := n.Groups[0].(*ColumnRef)
+	nl := numColumns(j.Left)
+	right := j.Right.Columns()
+	if !ok || ref.Index < nl || ref.Index-nl >= len(right) || right[ref.Index-nl].Type.ID() != arrow.STRING {
+		return nil
+	}
+	used := map[int]bool{}
+	for _, a := range n.Aggs {
+		if a.Arg != nil {
+			columnsUsed(a.Arg, used)
+		}
+	}
+	keys := map[int]bool{} // indexes of the right side's columns
+	for _, k := range j.RightKeys {
+		columnsUsed(k, keys)
+	}
+	if used[ref.Index] || keys[ref.Index-nl] {
+		return nil
+	}
+	dict := make([]bool, len(right))
+	dict[ref.Index-nl] = true
+	return dict
+}
+
+// joinOut is a join's output schema, with the build columns dict marks
+// as dictionaries.
+func joinOut(j *Join, dict []bool) *arrow.Schema {
+	out := SchemaOf(j.Columns())
+	if dict == nil {
+		return out
+	}
+	fields := out.Fields()
+	nl := len(fields) - len(dict)
+	for i, d := range dict {
+		if d {
+			fields[nl+i].Type = exec.DictionaryString
+		}
+	}
+	md := out.Metadata()
+	return arrow.NewSchema(fields, &md)
 }

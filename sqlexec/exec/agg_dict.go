@@ -163,3 +163,36 @@ func hasDictionary(cols []arrow.Array) bool {
 	}
 	return false
 }
+
+// DictionaryString is the dictionary<int32, string> type of the string
+// columns a scan or a join build hands over as dictionaries.
+var DictionaryString arrow.DataType = &arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Int32, ValueType: arrow.BinaryTypes.String}
+
+// dictionaryEncode returns s as a dictionary array of its distinct
+// values, in order of first appearance.
+func dictionaryEncode(mem memory.Allocator, s *array.String) arrow.Array {
+	pos := map[string]int32{}
+	vb := array.NewStringBuilder(mem)
+	defer vb.Release()
+	ib := array.NewInt32Builder(mem)
+	defer ib.Release()
+	ib.Reserve(s.Len())
+	for r := range s.Len() {
+		if s.IsNull(r) {
+			ib.UnsafeAppendBoolToBitmap(false)
+			continue
+		}
+		v := s.Value(r)
+		x, ok := pos[v]
+		if !ok {
+			x = int32(len(pos))
+			pos[v] = x
+			vb.Append(v)
+		}
+		ib.UnsafeAppend(x)
+	}
+	vals, idx := vb.NewArray(), ib.NewArray()
+	defer vals.Release()
+	defer idx.Release()
+	return array.NewDictionaryArray(DictionaryString, idx, vals)
+}

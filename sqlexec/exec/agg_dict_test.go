@@ -221,3 +221,33 @@ func TestGroupByDictionaryGeneralPath(t *testing.T) {
 		}
 	}
 }
+
+// A join build's column held as a dictionary gathers (with -1 for an
+// unmatched row) the values its strings gather.
+func TestDictionaryEncodeGather(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	b := array.NewStringBuilder(mem)
+	b.AppendValues([]string{"x", "", "y", "x", "", "z"}, []bool{true, true, false, true, true, true})
+	s := b.NewStringArray()
+	b.Release()
+	defer s.Release()
+	d := dictionaryEncode(mem, s)
+	defer d.Release()
+	if n := d.(*array.Dictionary).Dictionary().Len(); n != 3 {
+		t.Fatalf("dictionary of %d values, want 3", n)
+	}
+	idx := []int32{5, -1, 2, 0, 1, 3, 4, 4}
+	plain, _ := gather(mem, s, idx)
+	defer plain.Release()
+	enc, ok := gather(mem, d, idx)
+	if !ok {
+		t.Fatal("dictionary not gathered")
+	}
+	defer enc.Release()
+	dec := decodeDictionary(mem, enc)
+	defer dec.Release()
+	if !array.Equal(plain, dec) {
+		t.Fatalf("gathered %v, want %v", dec, plain)
+	}
+}

@@ -19,6 +19,15 @@ func gather(mem memory.Allocator, src arrow.Array, idx []int32) (arrow.Array, bo
 		}
 	}
 	switch src.DataType().ID() {
+	case arrow.DICTIONARY:
+		// The indexes only: the output shares src's dictionary.
+		d := src.(*array.Dictionary)
+		if _, ok := d.Indices().(*array.Int32); !ok {
+			return nil, false
+		}
+		ix := gatherFixed[uint32](mem, d.Indices(), idx, 4)
+		defer ix.Release()
+		return array.NewDictionaryArray(d.DataType(), ix, d.Dictionary()), true
 	case arrow.STRING:
 		return gatherString(mem, src.(*array.String), idx), true
 	case arrow.INT64, arrow.FLOAT64, arrow.TIMESTAMP, arrow.DATE64, arrow.TIME64, arrow.DURATION:

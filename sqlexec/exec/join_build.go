@@ -16,6 +16,10 @@ type JoinBuild struct {
 	Keys       []Expr
 	NullsEqual bool
 	EC         *EvalContext
+	// Dictionary marks the string columns to hold, once built, as
+	// dictionary<int32, string> arrays (the joins' output then carries
+	// them so: gathered as indexes, grouped once per distinct value).
+	Dictionary []bool
 
 	once    sync.Once
 	err     error
@@ -74,6 +78,12 @@ func (jb *JoinBuild) hash(ctx context.Context, bs []arrow.RecordBatch) error {
 		return err
 	}
 	jb.table, jb.hasNull = newJoinTable(keys, n, jb.NullsEqual)
+	for i, d := range jb.Dictionary {
+		if s, ok := jb.cols[i].(*array.String); ok && d {
+			jb.cols[i] = dictionaryEncode(jb.EC.Mem, s)
+			s.Release()
+		}
+	}
 	return nil
 }
 

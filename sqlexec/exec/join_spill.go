@@ -165,7 +165,14 @@ func CollectJoinBuild(ctx context.Context, ec *EvalContext, input RecordIterator
 // (taken over; see CollectJoinBuild), hashed now; input is not read
 // again but is closed with the build.
 func NewJoinBuildFrom(ctx context.Context, ec *EvalContext, input RecordIterator, keys []Expr, nullsEqual bool, held []arrow.RecordBatch) (*JoinBuild, error) {
+	return NewJoinBuildDict(ctx, ec, input, keys, nullsEqual, held, nil)
+}
+
+// NewJoinBuildDict is NewJoinBuildFrom holding the columns dict marks as
+// dictionary arrays (JoinBuild.Dictionary).
+func NewJoinBuildDict(ctx context.Context, ec *EvalContext, input RecordIterator, keys []Expr, nullsEqual bool, held []arrow.RecordBatch, dict []bool) (*JoinBuild, error) {
 	jb := NewJoinBuild(ec, input, keys, nullsEqual)
+	jb.Dictionary = dict
 	if err := jb.buildFrom(ctx, held); err != nil {
 		jb.Close()
 		return nil, err
