@@ -66,14 +66,20 @@ func (d *dictOut) values(mem memory.Allocator, dict *chunkData) arrow.Array {
 
 // readDict reads the next n entries as indexes into the page's
 // dictionary when they all lie in one dictionary-encoded page (batches
-// are cut at page ends, see pageAligned); ok is false, and nothing is
-// read, otherwise.
+// are cut at page ends, see pageAligned) and the dictionary is small
+// beside the row group; ok is false, and nothing is read, otherwise.
 func (f *flatReader) readDict(mem memory.Allocator, n int, valid []byte, validBuf *memory.Buffer) (_ arrow.Array, ok bool, err error) {
 	if err := f.ensurePage(); err != nil {
 		return nil, false, err
 	}
 	c := &f.leaf.chunk
 	if c.idx == nil || c.dict == nil || f.pos+n > c.n || len(c.dict.off) <= c.dict.n {
+		return nil, false, nil
+	}
+	// A dictionary with entries for more than half the row group's rows
+	// (ids, mostly distinct) saves a consumer nothing per entry and costs
+	// a copy of every entry: such chunks are read as strings.
+	if int64(c.dict.n) > f.rows/2 {
 		return nil, false, nil
 	}
 	dict := f.dictOut.values(mem, c.dict)

@@ -29,6 +29,7 @@ type flatReader struct {
 	// dictOut, for a column read as a dictionary array, holds the
 	// current chunk's dictionary.
 	dictOut *dictOut
+	rows    int64 // of the current row group
 }
 
 // open starts the column chunk of a new row group of rows rows, taking
@@ -37,6 +38,7 @@ func (f *flatReader) open(ref chunkRef, rows int64) error {
 	ahead := f.ahead
 	f.ahead = nil
 	f.close()
+	f.rows = rows
 	if ahead != nil {
 		f.q = ahead
 		f.q.limit.Store(f.limit)

@@ -122,6 +122,28 @@ func (gt *groupTable) assignDict(d arrow.Array, dict *array.String, idx *array.I
 	return true
 }
 
+// isIdentity reports whether idx names entries 0..len-1 in order: the
+// form of a batch that was not dictionary-encoded
+// (parquetfile.IdentityDictionary), NULL rows included (their index is
+// their row, and the entry is NULL too).
+func isIdentity(idx *array.Int32, dict *array.String) bool {
+	xs := idx.Int32Values()
+	if len(xs) != dict.Len() {
+		return false
+	}
+	nulls := idx.NullN() > 0
+	for r, x := range xs {
+		if nulls && idx.IsNull(r) {
+			if dict.IsValid(r) {
+				return false
+			}
+		} else if int(x) != r {
+			return false
+		}
+	}
+	return true
+}
+
 // decodeDictionary returns a string dictionary array's values as a
 // string array (other arrays retained as they are).
 func decodeDictionary(mem memory.Allocator, a arrow.Array) arrow.Array {

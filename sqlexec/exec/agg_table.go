@@ -165,11 +165,24 @@ func (gt *groupTable) grow() {
 // reported to miss instead of starting a group.
 func (gt *groupTable) assign(cols []arrow.Array, ids []int32, miss func(r int, enc []byte), frozen bool) {
 	if len(cols) == 1 && cols[0].DataType().ID() == arrow.DICTIONARY {
-		if dict, idx, ok := stringDictionary(cols[0]); ok && !frozen && (gt.str || gt.nGroups == 0) {
-			gt.str = true
-			if gt.assignDict(cols[0], dict, idx, ids) {
+		if dict, idx, ok := stringDictionary(cols[0]); ok && (gt.str || gt.nGroups == 0) {
+			switch {
+			case isIdentity(idx, dict):
+				// The dictionary is the batch's strings (and NULLs) in
+				// row order.
+				gt.str = true
+				gt.assignStrings(dict, ids, miss, frozen)
 				return
+			case !frozen && dict.Len() < idx.Len():
+				gt.str = true
+				if gt.assignDict(cols[0], dict, idx, ids) {
+					return
+				}
 			}
+			// A dictionary as large as the batch (user ids: most rows of
+			// a chunk distinct) saves nothing by entry; its rows group
+			// as strings, whose batched probe is faster than one lookup
+			// per entry.
 		}
 	}
 	if hasDictionary(cols) {
