@@ -216,5 +216,7 @@ func dictionaryEncode(mem memory.Allocator, s *array.String) arrow.Array {
 	vals, idx := vb.NewArray(), ib.NewArray()
 	defer vals.Release()
 	defer idx.Release()
-	return array.NewDictionaryArray(DictionaryString, idx, vals)
+	out := array.NewDictionaryArray(DictionaryString, idx, vals)
+	out.Dictionary() // built now: the array is shared by parallel probes
+	return out
 }

@@ -20,14 +20,22 @@ func gather(mem memory.Allocator, src arrow.Array, idx []int32) (arrow.Array, bo
 	}
 	switch src.DataType().ID() {
 	case arrow.DICTIONARY:
-		// The indexes only: the output shares src's dictionary.
+		// The indexes only: the output shares src's dictionary. It is taken
+		// from src's data, not d.Dictionary(), which builds its array on
+		// first call and so races when probes share one build column.
 		d := src.(*array.Dictionary)
 		if _, ok := d.Indices().(*array.Int32); !ok {
 			return nil, false
 		}
+		dict, ok := src.Data().Dictionary().(*array.Data)
+		if !ok || dict == nil {
+			return nil, false
+		}
 		ix := gatherFixed[uint32](mem, d.Indices(), idx, 4)
 		defer ix.Release()
-		return array.NewDictionaryArray(d.DataType(), ix, d.Dictionary()), true
+		data := array.NewDataWithDictionary(d.DataType(), ix.Len(), ix.Data().Buffers(), ix.NullN(), 0, dict)
+		defer data.Release()
+		return array.MakeFromData(data), true
 	case arrow.STRING:
 		return gatherString(mem, src.(*array.String), idx), true
 	case arrow.INT64, arrow.FLOAT64, arrow.TIMESTAMP, arrow.DATE64, arrow.TIME64, arrow.DURATION:
