@@ -8,7 +8,6 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 
 	"github.com/icesql/icesql/iceberg/arrowschema"
-	"github.com/icesql/icesql/iceberg/datafile"
 	"github.com/icesql/icesql/sqlexec/parser"
 )
 
@@ -51,58 +50,43 @@ func (s *Session) AppendArrow(ctx context.Context, name string, r array.RecordRe
 	if err != nil {
 		return 0, err
 	}
-	w := datafile.NewWriter(ctx, s.engine.env.IO, t.Metadata(), datafile.WriterOptions{})
-	abort := func(err error) (int64, error) {
-		w.Abort(context.WithoutCancel(ctx))
-		return 0, err
-	}
-	var n int64
-	for r.Next() {
+	res, err := s.appendRows(ctx, t, ref.Branch, &arrowSource{r: r, order: order, target: target})
+	return res.RowsAffected, err
+}
+
+// arrowSource is AppendArrow's records as an iterator: reordered to the
+// table's columns and cast to its types, empty records skipped.
+type arrowSource struct {
+	r      array.RecordReader
+	order  []int
+	target *arrow.Schema
+}
+
+func (a *arrowSource) Schema() *arrow.Schema { return a.target }
+func (a *arrowSource) Close()                {}
+
+func (a *arrowSource) Next(ctx context.Context) (arrow.RecordBatch, error) {
+	for a.r.Next() {
 		if err := ctx.Err(); err != nil {
-			return abort(err)
+			return nil, err
 		}
-		rec := r.RecordBatch()
+		rec := a.r.RecordBatch()
 		if rec.NumRows() == 0 {
 			continue
 		}
-		cols := make([]arrow.Array, len(order))
-		for i, j := range order {
+		cols := make([]arrow.Array, len(a.order))
+		for i, j := range a.order {
 			cols[i] = rec.Column(j)
 		}
-		src := array.NewRecordBatch(reorderedSchema(r.Schema(), order), cols, rec.NumRows())
-		cast, err := arrowschema.CastRecord(ctx, src, target)
+		src := array.NewRecordBatch(reorderedSchema(a.r.Schema(), a.order), cols, rec.NumRows())
+		cast, err := arrowschema.CastRecord(ctx, src, a.target)
 		src.Release()
 		if err != nil {
-			return abort(writeError(err))
+			return nil, writeError(err)
 		}
-		n += cast.NumRows()
-		err = w.Write(ctx, cast)
-		cast.Release()
-		if err != nil {
-			return abort(err)
-		}
+		return cast, nil
 	}
-	if err := r.Err(); err != nil {
-		return abort(err)
-	}
-	files, err := w.Close(ctx)
-	if err != nil {
-		return 0, err
-	}
-	if len(files) == 0 {
-		return 0, nil
-	}
-	u := t.NewAppend()
-	if ref.Branch != "" {
-		u = u.ToBranch(ref.Branch)
-	}
-	for _, f := range files {
-		u = u.AddDataFile(f)
-	}
-	if _, err := s.stage(ctx, u.OwnFiles()); err != nil {
-		return 0, err
-	}
-	return n, nil
+	return nil, a.r.Err()
 }
 
 // parseTableName reads a table name in SQL spelling.

@@ -60,6 +60,10 @@ func (s *Session) alterTable(ctx context.Context, st *parser.AlterTableStmt) err
 			return err
 		}
 		updates = u
+	case parser.WriteOrderAction:
+		if updates, err = writeOrderUpdates(meta, a); err != nil {
+			return err
+		}
 	case parser.AddPartitionFieldAction:
 		spec, err := evolveSpec(meta, &a.Term, nil)
 		if err != nil {

@@ -206,7 +206,15 @@ func isPrimitive(t arrow.DataType) bool {
 // writeFiles writes every batch of it to new data files of t. On error
 // every file written is removed.
 func (s *Session) writeFiles(ctx context.Context, t *table.Table, it exec.RecordIterator) ([]iceberg.DataFile, int64, error) {
-	w := datafile.NewWriter(ctx, s.engine.env.IO, t.Metadata(), datafile.WriterOptions{})
+	sorted, sortID, err := sortForWrite(ctx, t.Metadata(), it)
+	if err != nil {
+		return nil, 0, err
+	}
+	if sorted != it {
+		defer sorted.Close()
+		it = sorted
+	}
+	w := datafile.NewWriter(ctx, s.engine.env.IO, t.Metadata(), datafile.WriterOptions{SortOrderID: &sortID})
 	var n int64
 	for {
 		b, err := it.Next(ctx)

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"sync/atomic"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -161,8 +162,16 @@ func (s *Sort) spill(ctx context.Context, held []arrow.RecordBatch) error {
 	}
 	s.runs = append(s.runs, run)
 	s.spills++
+	sortSpillRuns.Add(1)
 	return nil
 }
+
+// sortSpillRuns counts the sorted runs sorts have written to disk.
+var sortSpillRuns atomic.Int64
+
+// SortSpillRuns reports how many sorted runs sorts have spilled since
+// the process started (diagnostics and tests).
+func SortSpillRuns() int64 { return sortSpillRuns.Load() }
 
 // chunkRows sizes run batches so that mergeFanIn cursors hold about
 // half the budget.
