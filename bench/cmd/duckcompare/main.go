@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"runtime"
 	"runtime/pprof"
 	"syscall"
 	"time"
@@ -29,6 +30,7 @@ func main() {
 	props := flag.String("tblprops", "", "TBLPROPERTIES of the events table, e.g. \"'write.parquet.page-row-limit'='20000'\"")
 	threads := flag.Int("threads", 2, "DuckDB threads")
 	cpuprof := flag.String("cpuprofile", "", "write a CPU profile of the timed runs")
+	memprof := flag.String("memprofile", "", "write an allocation profile of the timed runs (go tool pprof -sample_index=alloc_space)")
 	rss := flag.Bool("rss", false, "measure each engine's peak RSS per query in a child process")
 	child := flag.String("child", "", "internal: run one query by one engine (engine:query) and exit")
 	flag.Parse()
@@ -59,6 +61,15 @@ func main() {
 		check(err)
 		check(pprof.StartCPUProfile(f))
 		defer pprof.StopCPUProfile()
+	}
+	if *memprof != "" {
+		runtime.MemProfileRate = 64 << 10
+		defer func() {
+			f, err := os.Create(*memprof)
+			check(err)
+			check(pprof.Lookup("allocs").WriteTo(f, 0))
+			check(f.Close())
+		}()
 	}
 	var results []bench.Measurement
 	var rssBy map[string]map[string]int64
