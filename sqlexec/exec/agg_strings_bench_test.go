@@ -56,8 +56,8 @@ func retained(bs []arrow.RecordBatch, parts int) []RecordIterator {
 }
 
 // BenchmarkGroupByString groups 2M rows by a string key, serially and
-// with two workers, with many groups (100k, as the 10M-row table's
-// 500k users) and with few (3, as its actions).
+// with two workers, with many groups (500k, as the 10M-row table's users,
+// and 100k) and with few (3, as its actions).
 func BenchmarkGroupByString(b *testing.B) {
 	mem := memory.NewGoAllocator()
 	key := typedCol{0, arrow.BinaryTypes.String}
@@ -65,7 +65,7 @@ func BenchmarkGroupByString(b *testing.B) {
 		{Func: AggSum, Arg: typedCol{1, arrow.PrimitiveTypes.Float64}, Out: arrow.PrimitiveTypes.Float64}}
 	out := arrow.NewSchema([]arrow.Field{{Name: "user_id", Type: arrow.BinaryTypes.String, Nullable: true},
 		{Name: "c", Type: arrow.PrimitiveTypes.Int64}, {Name: "s", Type: arrow.PrimitiveTypes.Float64, Nullable: true}}, nil)
-	for _, distinct := range []int{100000, 3} {
+	for _, distinct := range []int{500000, 100000, 3} {
 		bs := userBatches(mem, 2_000_000, distinct)
 		for _, workers := range []int{1, 2} {
 			b.Run(fmt.Sprintf("groups=%d/workers=%d", distinct, workers), func(b *testing.B) {

@@ -3,6 +3,7 @@ package exec
 import (
 	"encoding/binary"
 	"hash/maphash"
+	"slices"
 	"sync"
 
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -219,6 +220,18 @@ func (gt *groupTable) strReserve(groups int) {
 	gt.bytes += int64(len(gt.sslots)) * 16
 	gt.sslots = make([]strSlot, n)
 	gt.smask = uint64(n - 1)
+	// The groups' arrays grow with the slots, to the n/2 groups they hold
+	// before the next doubling: append alone grows large slices by 1.25x,
+	// copying the keys several times over (a sixth of a 500k-group
+	// aggregation's time).
+	if want := n / 2; cap(gt.hashes) < want {
+		gt.hashes = slices.Grow(gt.hashes, want-len(gt.hashes))
+		gt.offs = slices.Grow(gt.offs, want+1-len(gt.offs))
+		if gt.nGroups > 0 {
+			keyBytes := len(gt.arena) / gt.nGroups * want
+			gt.arena = slices.Grow(gt.arena, max(0, keyBytes-len(gt.arena)))
+		}
+	}
 	for g := range gt.nGroups {
 		if int32(g) != gt.nullID {
 			gt.strInsert(int32(g), gt.hashes[g])
@@ -305,7 +318,13 @@ func (gt *groupTable) mergeStrings(o *groupTable, workers int) []int32 {
 		}
 		wg.Wait()
 	}
-	gt.strReserve(max(gt.nGroups, n))
+	added := 0
+	for _, id := range ids {
+		if id == unresolved || id == nullRow {
+			added++
+		}
+	}
+	gt.strReserve(gt.nGroups + added)
 	for g, id := range ids {
 		switch id {
 		case nullRow:
