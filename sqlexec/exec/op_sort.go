@@ -294,8 +294,10 @@ func (s *Sort) sortHeld(ctx context.Context, held []arrow.RecordBatch) ([]arrow.
 	for i, k := range keys {
 		cmps[i] = rowComparator(k)
 	}
-	if str, ok := keys[0].(*array.String); ok {
-		return cols, sortByString(str, s.Keys, keys, cmps), nil
+	if len(keys) > 0 {
+		if str, ok := keys[0].(*array.String); ok {
+			return cols, sortByString(str, s.Keys, keys, cmps), nil
+		}
 	}
 	idx := make([]int32, n)
 	for i := range idx {
