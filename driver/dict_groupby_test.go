@@ -55,7 +55,11 @@ func TestGroupByDictionaryColumn(t *testing.T) {
 			if !slices.Equal(got, want) {
 				t.Fatalf("%d groups, want %d; first %v, want %v", len(got), len(want), got[:min(5, len(got))], want[:5])
 			}
-			if exec.DictionaryGroupBatches() == before {
+			// Under the tight limit the aggregation may spill on its first
+			// batch, and which batch comes first depends on the workers'
+			// timing (a run of 60 saw one spill before any dictionary
+			// batch), so only the roomy run must take the dictionary path.
+			if name == "roomy" && exec.DictionaryGroupBatches() == before {
 				t.Fatal("no batch was grouped by dictionary index")
 			}
 			if name == "tight" && exec.AggregateSpillFiles() == spilled {
