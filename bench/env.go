@@ -23,6 +23,7 @@ type Config struct {
 	Scale      Scale
 	DSNOptions string // appended to icesql's DSN after '?', e.g. memory_limit=1GiB
 	TblProps   string // TBLPROPERTIES of the events table, e.g. 'write.parquet.page-row-limit'='20000'
+	WriteOrder string // the events table's write order (ALTER TABLE ... WRITE ORDERED BY), e.g. user_id
 	Threads    int    // DuckDB's threads
 	DuckOwn    bool   // also write DuckDB's own Parquet file of the same rows and query it
 }
@@ -82,12 +83,13 @@ func (e *Env) Close() {
 }
 
 type stored struct {
-	Scale    Scale
-	TblProps string
+	Scale      Scale
+	TblProps   string
+	WriteOrder string `json:",omitempty"`
 }
 
 func (e *Env) load(ctx context.Context) error {
-	want, _ := json.Marshal(stored{e.Cfg.Scale, e.Cfg.TblProps})
+	want, _ := json.Marshal(stored{e.Cfg.Scale, e.Cfg.TblProps, e.Cfg.WriteOrder})
 	marker := filepath.Join(e.Cfg.Dir, scaleFile)
 	if got, err := os.ReadFile(marker); err == nil && string(got) == string(want) {
 		return nil
@@ -103,6 +105,11 @@ func (e *Env) load(ctx context.Context) error {
 	}
 	if _, err := e.Ice.ExecContext(ctx, "CREATE TABLE events (event_id BIGINT, user_id STRING, action STRING, event_ts TIMESTAMP, amount DOUBLE)"+props); err != nil {
 		return err
+	}
+	if e.Cfg.WriteOrder != "" {
+		if _, err := e.Ice.ExecContext(ctx, "ALTER TABLE events WRITE ORDERED BY "+e.Cfg.WriteOrder); err != nil {
+			return err
+		}
 	}
 	if _, err := e.Ice.ExecContext(ctx, "CREATE TABLE users (user_id STRING, country STRING)"); err != nil {
 		return err

@@ -28,6 +28,7 @@ func main() {
 	own := flag.Bool("duckdb-own", true, "also write DuckDB's own Parquet file of the rows and query it")
 	opts := flag.String("dsn", "", "icesql DSN options, e.g. memory_limit=1GiB")
 	props := flag.String("tblprops", "", "TBLPROPERTIES of the events table, e.g. \"'write.parquet.page-row-limit'='20000'\"")
+	order := flag.String("order", "", "write order of the events table (ALTER TABLE ... WRITE ORDERED BY), e.g. user_id")
 	threads := flag.Int("threads", 2, "DuckDB threads")
 	cpuprof := flag.String("cpuprofile", "", "write a CPU profile of the timed runs")
 	memprof := flag.String("memprofile", "", "write an allocation profile of the timed runs (go tool pprof -sample_index=alloc_space)")
@@ -36,7 +37,7 @@ func main() {
 	flag.Parse()
 
 	ctx := context.Background()
-	cfg := bench.Config{Dir: *dir, Scale: bench.Scale{Rows: *rows, Users: *users}, DSNOptions: *opts, TblProps: *props, Threads: *threads, DuckOwn: *own && *child == ""}
+	cfg := bench.Config{Dir: *dir, Scale: bench.Scale{Rows: *rows, Users: *users}, DSNOptions: *opts, TblProps: *props, WriteOrder: *order, Threads: *threads, DuckOwn: *own && *child == ""}
 	if cfg.Dir == "" {
 		d, err := os.MkdirTemp("", "icesql-duckcompare-")
 		check(err)
@@ -108,7 +109,7 @@ func childRSS(cfg bench.Config, engine, query string) int64 {
 	exe, err := os.Executable()
 	check(err)
 	cmd := exec.Command(exe, "-dir", cfg.Dir, "-rows", fmt.Sprint(cfg.Scale.Rows), "-users", fmt.Sprint(cfg.Scale.Users),
-		"-dsn", cfg.DSNOptions, "-tblprops", cfg.TblProps, "-threads", fmt.Sprint(cfg.Threads), "-child", engine+":"+query)
+		"-dsn", cfg.DSNOptions, "-tblprops", cfg.TblProps, "-order", cfg.WriteOrder, "-threads", fmt.Sprint(cfg.Threads), "-child", engine+":"+query)
 	cmd.Stderr = os.Stderr
 	check(cmd.Run())
 	return cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss
