@@ -22,7 +22,7 @@ import (
 // A table with a write order sorts every write's rows before writing:
 // under a 1 MiB memory_limit the sort spills, the rows still land in
 // several files each sorted by (k, id DESC) and recording sort order 1,
-// and nothing is lost; AppendArrow sorts the same way.
+// and nothing is lost; AppendArrow and UPDATE's rewrite sort the same way.
 func TestWriteOrderSortsEveryFile(t *testing.T) {
 	if testing.Short() {
 		t.Skip("200k rows through a spilling sort")
@@ -79,6 +79,21 @@ func TestWriteOrderSortsEveryFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkSortedFiles(t, roomy, "o", 230_000, 3)
+
+	// UPDATE's copy-on-write rewrite goes through the sort too, spilling
+	runs = exec.SortSpillRuns()
+	mustExec(t, tight, "UPDATE o SET k = concat(k, 'x') WHERE id % 3 = 0")
+	if exec.SortSpillRuns() == runs {
+		t.Fatal("the UPDATE's sort did not spill under memory_limit=1MiB")
+	}
+	if ents, _ := os.ReadDir(spill); len(ents) != 0 {
+		t.Fatalf("spill files left behind: %d", len(ents))
+	}
+	checkSortedFiles(t, roomy, "o", 230_000, 2)
+	var changed int
+	if err := roomy.QueryRow("SELECT count(*) FROM o WHERE k LIKE '%x'").Scan(&changed); err != nil || changed == 0 {
+		t.Fatalf("updated rows: %d (%v)", changed, err)
+	}
 }
 
 // checkSortedFiles reads every data file of table in file order and

@@ -7,10 +7,10 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 
-	"github.com/icesql/icesql/iceberg/datafile"
 	"github.com/icesql/icesql/planner"
 	"github.com/icesql/icesql/sqlexec/exec"
 	"github.com/icesql/icesql/sqlexec/parser"
+	"github.com/icesql/icesql/sqlexec/writeorder"
 )
 
 // changes are a statement's effect before commit: the target rows it
@@ -23,7 +23,7 @@ type changes struct {
 
 // collect runs the query, writes the new rows to w and records the
 // removed target rows.
-func collect(ctx context.Context, q *rowQuery, tt *targetTable, w *datafile.Writer) (*changes, error) {
+func collect(ctx context.Context, q *rowQuery, tt *targetTable, w writeorder.DataWriter) (*changes, error) {
 	ec := planner.NewEvalContext(ctx, nil)
 	it, err := planner.Build(ctx, ec, q.plan)
 	if err != nil {
@@ -53,7 +53,7 @@ func collect(ctx context.Context, q *rowQuery, tt *targetTable, w *datafile.Writ
 	return ch, nil
 }
 
-func (ch *changes) batch(ctx context.Context, ec *exec.EvalContext, q *rowQuery, tt *targetTable, w *datafile.Writer,
+func (ch *changes) batch(ctx context.Context, ec *exec.EvalContext, q *rowQuery, tt *targetTable, w writeorder.DataWriter,
 	b arrow.RecordBatch, emits [][]int32, checkCardinality bool) error {
 	files, ok1 := b.Column(q.fileCol).(*array.String)
 	pos, ok2 := b.Column(q.posCol).(*array.Int64)

@@ -14,6 +14,7 @@ import (
 	"github.com/icesql/icesql/iceberg/table"
 	"github.com/icesql/icesql/planner"
 	"github.com/icesql/icesql/sqlexec/exec"
+	"github.com/icesql/icesql/sqlexec/writeorder"
 )
 
 // run executes a statement's query and commits its changes in the
@@ -32,7 +33,16 @@ func (r *Runner) run(ctx context.Context, kind Kind, tt *targetTable, q *rowQuer
 	if r.Isolation != "" {
 		iso = r.Isolation
 	}
-	w := datafile.NewWriter(ctx, t.IO(), meta, datafile.WriterOptions{})
+	keys, sortID, err := writeorder.Keys(meta, tt.cols)
+	if err != nil {
+		return 0, err
+	}
+	files := datafile.NewWriter(ctx, t.IO(), meta, datafile.WriterOptions{SortOrderID: &sortID})
+	var w writeorder.DataWriter = files
+	if len(keys) > 0 {
+		// rows written (new and kept) go out in the table's write order
+		w = writeorder.NewWriter(ctx, planner.NewEvalContext(ctx, nil), files, tt.cols, keys)
+	}
 	abort := func(err error) (int64, error) {
 		w.Abort(context.WithoutCancel(ctx))
 		return 0, err
@@ -103,7 +113,7 @@ func (r *Runner) commit(ctx context.Context, t *table.Table, u *table.SnapshotUp
 }
 
 // mergeOnRead writes one position delete file per touched data file.
-func (r *Runner) mergeOnRead(ctx context.Context, tt *targetTable, w *datafile.Writer, ch *changes, paths []string) (*table.SnapshotUpdate, error) {
+func (r *Runner) mergeOnRead(ctx context.Context, tt *targetTable, w writeorder.DataWriter, ch *changes, paths []string) (*table.SnapshotUpdate, error) {
 	pdw := datafile.NewPositionDeleteWriter(ctx, tt.t.IO(), tt.t.Metadata(), datafile.PositionDeleteOptions{})
 	for _, p := range paths {
 		task, ok := tt.task(p)
@@ -139,7 +149,7 @@ func (r *Runner) mergeOnRead(ctx context.Context, tt *targetTable, w *datafile.W
 
 // copyOnWrite rewrites each touched data file without its removed rows
 // and drops the file and the delete files scoped to it.
-func (r *Runner) copyOnWrite(ctx context.Context, tt *targetTable, w *datafile.Writer, ch *changes, paths []string) (*table.SnapshotUpdate, error) {
+func (r *Runner) copyOnWrite(ctx context.Context, tt *targetTable, w writeorder.DataWriter, ch *changes, paths []string) (*table.SnapshotUpdate, error) {
 	u := tt.t.NewOverwrite()
 	ec := planner.NewEvalContext(ctx, nil)
 	for _, p := range paths {
@@ -170,7 +180,7 @@ func (r *Runner) copyOnWrite(ctx context.Context, tt *targetTable, w *datafile.W
 
 // rewriteFile copies the live rows of a task's file, except the removed
 // positions (sorted), to w.
-func rewriteFile(ctx context.Context, ec *exec.EvalContext, tt *targetTable, w *datafile.Writer, task scanTask, removed []int64) error {
+func rewriteFile(ctx context.Context, ec *exec.EvalContext, tt *targetTable, w writeorder.DataWriter, task scanTask, removed []int64) error {
 	rd, err := datafile.ReadTask(ctx, tt.t.IO(), tt.t.Metadata(), task, tt.schema, datafile.ReadOptions{WithPositions: true})
 	if err != nil {
 		return err

@@ -9,6 +9,7 @@ import (
 	"github.com/icesql/icesql/iceberg/datafile"
 	"github.com/icesql/icesql/iceberg/dv"
 	"github.com/icesql/icesql/iceberg/table"
+	"github.com/icesql/icesql/sqlexec/writeorder"
 )
 
 // mergeOnReadDV writes, for a format v3 table, one deletion vector per
@@ -19,7 +20,7 @@ import (
 //
 // A replaced deletion vector is removed by its path and offset
 // (table.FileKey), so the other vectors of its Puffin file stay live.
-func (r *Runner) mergeOnReadDV(ctx context.Context, tt *targetTable, w *datafile.Writer, ch *changes, paths []string) (*table.SnapshotUpdate, []string, error) {
+func (r *Runner) mergeOnReadDV(ctx context.Context, tt *targetTable, w writeorder.DataWriter, ch *changes, paths []string) (*table.SnapshotUpdate, []string, error) {
 	fio := tt.t.IO()
 	dvw := datafile.NewDVWriter(ctx, fio, tt.t.Metadata(), datafile.WriterOptions{})
 	fail := func(err error) (*table.SnapshotUpdate, []string, error) {
