@@ -17,6 +17,9 @@ type ReadStats struct {
 	RowGroups        atomic.Int64
 	RowGroupsSkipped atomic.Int64
 	RowGroupsWhole   atomic.Int64
+	// RowGroupsNoMatch counts row groups skipped after reading only the
+	// residual's columns found no matching row (groupProbe).
+	RowGroupsNoMatch atomic.Int64
 	// CacheHits counts the data files of Files served by
 	// ReadOptions.Files without touching storage.
 	CacheHits atomic.Int64

@@ -128,6 +128,10 @@ func (it *taskIterator) open(ctx context.Context, fio fileio.FileIO, table, proj
 	ro := parquetfile.ReadOptions{BatchSize: opts.BatchSize, NameMapping: mapping, WithPosition: it.needPos, RowGroupFilter: replayFilter(keepGroups), Constants: it.constants,
 		ExpectedFieldIDs: it.expectedIDs, ExpectedRows: it.expectedRows, RangeStart: it.rangeStart, RangeEnd: it.rangeEnd,
 		DictionaryFieldIDs: dictionaryIDs(opts.DictionaryFieldIDs, it.keyIDs)}
+	probe := it.newProbe(ctx, pr, table, projection, ro, keepGroups, opts.Stats)
+	if probe != nil {
+		ro.RowGroupFilter = probe.filter()
+	}
 	// The auxiliary reader's records must hold the main reader's rows:
 	// neither may end them where its own columns' pages end.
 	ro.FullBatches = len(extra) > 0
@@ -141,6 +145,9 @@ func (it *taskIterator) open(ctx context.Context, fio fileio.FileIO, table, proj
 		ro.WithPosition = false
 		ro.DictionaryFieldIDs = nil
 		ro.RowGroupFilter = replayFilter(keepGroups)
+		if probe != nil {
+			ro.RowGroupFilter = probe.filter()
+		}
 		if it.aux, err = pr.NewRecordReader(ctx, it.auxSchema, ro); err != nil {
 			return &FileError{Op: "read", Path: it.path, Err: err}
 		}
@@ -151,6 +158,34 @@ func (it *taskIterator) open(ctx context.Context, fio fileio.FileIO, table, proj
 		it.out = arrow.NewSchema(fields[:len(fields)-1], nil)
 	}
 	return nil
+}
+
+// newProbe is the task's groupProbe, or nil when probing cannot save
+// work: no residual, or nothing projected beyond its columns.
+func (it *taskIterator) newProbe(ctx context.Context, pr *parquetfile.Reader, table, projection *iceberg.Schema, ro parquetfile.ReadOptions, keep []bool, stats *ReadStats) *groupProbe {
+	if it.residualExpr == nil || len(it.residualIDs) == 0 || pr.NumRowGroups() < 2 {
+		return nil
+	}
+	residual := map[int]bool{}
+	for _, id := range it.residualIDs {
+		if _, ok := table.FindFieldByID(id); !ok {
+			return nil // bound to another schema: the row evaluator's
+		}
+		residual[id] = true
+	}
+	more := it.needPos
+	for _, f := range projection.Fields() {
+		more = more || !residual[f.ID]
+	}
+	if !more {
+		return nil
+	}
+	schema, err := table.Select(it.residualIDs...)
+	if err != nil {
+		return nil
+	}
+	return &groupProbe{ctx: ctx, pr: pr, schema: schema, ids: it.residualIDs, residual: it.residualExpr, opts: ro, stats: stats,
+		keep: keep, whole: it.wholeGroups, start: it.rangeStart, end: it.rangeEnd}
 }
 
 // Next returns the next non-empty record after deletes and the residual.

@@ -76,11 +76,15 @@ func (c *Counters) String() string {
 	c.mu.Lock()
 	p := c.plan
 	c.mu.Unlock()
-	groups, skipped := c.read.RowGroups.Load(), c.read.RowGroupsSkipped.Load()
+	groups, skipped, noMatch := c.read.RowGroups.Load(), c.read.RowGroupsSkipped.Load(), c.read.RowGroupsNoMatch.Load()
 	whole := ""
+	if noMatch > 0 {
+		// only the filter's columns were decoded, and no row matched
+		whole = fmt.Sprintf("; %d skipped after the filter's columns matched no row", noMatch)
+	}
 	if n := c.read.RowGroupsWhole.Load(); n > 0 {
 		// their statistics prove the filter: it was not evaluated on them
-		whole = fmt.Sprintf("; %d matching the filter whole", n)
+		whole += fmt.Sprintf("; %d matching the filter whole", n)
 	}
 	return fmt.Sprintf("files: planned %d of %d (pruned %d by partition, %d by metrics), read %d; manifests %d of %d\n"+
 		"row groups: read %d of %d (skipped %d by statistics)%s\n"+
@@ -89,7 +93,7 @@ func (c *Counters) String() string {
 		"data files from the cache: %d",
 		p.PlannedFiles, p.DataFiles, p.PrunedByPartition, p.PrunedByMetrics, c.read.Files.Load(),
 		p.Manifests-p.ManifestsPruned, p.Manifests,
-		groups-skipped, groups, skipped, whole,
+		groups-skipped-noMatch, groups, skipped, whole,
 		c.read.DeleteFiles(), p.DeleteFiles,
 		c.bytes.Load(), c.read.CacheHits.Load())
 }
