@@ -17,6 +17,12 @@ import (
 // decode the filter's columns twice.
 const probeDense = 3
 
+// probeMinGroups is the fewest row groups a task must have left after
+// their statistics for it to probe them: a probed group that matches is
+// decoded twice, which a lookup pruned to a group or two would pay for
+// nothing (point lookups and a day's range on icesql's own files, 20% slower).
+const probeMinGroups = 4
+
 // groupProbe decides whether a row group holds any row matching the
 // residual by decoding only the residual's columns, before the task's
 // readers decode every projected column of it: a selective filter on a

@@ -180,6 +180,17 @@ func (it *taskIterator) newProbe(ctx context.Context, pr *parquetfile.Reader, ta
 	if !more {
 		return nil
 	}
+	// Probing a group that matches decodes its filter columns twice: worth
+	// it only where many groups are left to skip.
+	left := 0
+	for g := range pr.NumRowGroups() {
+		if pr.InRange(g, it.rangeStart, it.rangeEnd) && (keep == nil || keep[g]) && (it.wholeGroups == nil || !it.wholeGroups[g]) {
+			left++
+		}
+	}
+	if left < probeMinGroups {
+		return nil
+	}
 	schema, err := table.Select(it.residualIDs...)
 	if err != nil {
 		return nil
