@@ -1,7 +1,6 @@
 package exec
 
 import (
-	"cmp"
 	"context"
 	"slices"
 	"sort"
@@ -484,26 +483,5 @@ func (w *Window) orderComparator(ord []arrow.Array) func(x, y int32) int {
 	for i, k := range ord {
 		cmps[i] = rowComparator(k)
 	}
-	return func(x, y int32) int {
-		for ki, k := range w.Order {
-			a := ord[ki]
-			an, bn := a.IsNull(int(x)), a.IsNull(int(y))
-			if an || bn {
-				if an && bn {
-					continue
-				}
-				if an == k.NullsFirst {
-					return -1
-				}
-				return 1
-			}
-			if c := cmps[ki](int(x), int(y)); c != 0 {
-				if k.Desc {
-					return -c
-				}
-				return c
-			}
-		}
-		return cmp.Compare(x, y)
-	}
+	return func(x, y int32) int { return compareRows(w.Order, ord, cmps, 0, x, y) }
 }
