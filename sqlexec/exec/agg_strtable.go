@@ -20,17 +20,20 @@ import (
 // time, in row order, so group ids still follow first appearance.
 
 // strSlot is a slot of the string layout: the tag (hash's high half) and
-// group id as in the general slots, and where the key's bytes are so
-// that comparing needs no look at offs.
+// group id as in the general slots. It is kept to 8 bytes: with many
+// groups the slot is a probe's cache miss, and a table twice the size
+// misses more often than the key's offsets and bytes, read only for the
+// one candidate whose tag matched.
 type strSlot struct {
 	meta uint64 // 0: empty; else tag<<32 | (id + 1)
-	off  uint32 // the key is arena[off:off+ln]
-	ln   uint32
 }
 
 // strGroupBytes is a string group's overhead besides its key's bytes:
 // its slot (at most half the slots are used), hash and offset.
-const strGroupBytes = 2*16 + 8 + 4
+const strGroupBytes = 2*8 + 8 + 4
+
+// key is group g's key.
+func (gt *groupTable) key(g int32) []byte { return gt.arena[gt.offs[g]:gt.offs[g+1]] }
 
 func strHash(k []byte) uint64 { return maphash.Bytes(rowHashSeed, k) }
 
@@ -116,20 +119,20 @@ func (gt *groupTable) probe(offsets []int32, data []byte, hashes []uint64, ids [
 // probeWith is probe with the caller's scratch (one slot index per row).
 func (gt *groupTable) probeWith(offsets []int32, data []byte, hashes []uint64, ids []int32, cand []uint32) {
 	slots, mask := gt.sslots, gt.smask
-	// phase 1: the first slot of each key's probe sequence whose tag and
-	// length match (the rest of a sequence is mostly in the same line)
+	// phase 1: the first slot of each key's probe sequence whose tag
+	// matches (the rest of a sequence is mostly in the same line)
 	for r, id := range ids {
 		if id != unresolved {
 			continue
 		}
 		h := hashes[r]
-		tag, ln := h>>32<<32, uint32(offsets[r+1]-offsets[r])
+		tag := h >> 32 << 32
 		for i := h & mask; ; i = (i + 1) & mask {
 			e := &slots[i]
 			if e.meta == 0 {
 				break
 			}
-			if e.meta&^0xffffffff == tag && e.ln == ln {
+			if e.meta&^0xffffffff == tag {
 				ids[r] = int32(uint32(e.meta)) - 1
 				cand[r] = uint32(i)
 				break
@@ -141,9 +144,8 @@ func (gt *groupTable) probeWith(offsets []int32, data []byte, hashes []uint64, i
 		if id < 0 {
 			continue
 		}
-		e := &slots[cand[r]]
 		k := data[offsets[r]:offsets[r+1]]
-		if string(gt.arena[e.off:e.off+e.ln]) == string(k) {
+		if string(gt.key(id)) == string(k) {
 			continue
 		}
 		ids[r] = unresolved
@@ -162,14 +164,16 @@ func (gt *groupTable) strFind(k []byte, h uint64) (int32, bool) {
 }
 
 func (gt *groupTable) strFindFrom(k []byte, h, i uint64) (int32, bool) {
-	tag, ln := h>>32<<32, uint32(len(k))
+	tag := h >> 32 << 32
 	for ; ; i = (i + 1) & gt.smask {
 		e := &gt.sslots[i]
 		if e.meta == 0 {
 			return -1, false
 		}
-		if e.meta&^0xffffffff == tag && e.ln == ln && string(gt.arena[e.off:e.off+e.ln]) == string(k) {
-			return int32(uint32(e.meta)) - 1, true
+		if e.meta&^0xffffffff == tag {
+			if g := int32(uint32(e.meta)) - 1; string(gt.key(g)) == string(k) {
+				return g, true
+			}
 		}
 	}
 }
@@ -204,8 +208,7 @@ func (gt *groupTable) strInsert(id int32, h uint64) {
 	for gt.sslots[i].meta != 0 {
 		i = (i + 1) & gt.smask
 	}
-	off := gt.offs[id]
-	gt.sslots[i] = strSlot{meta: h>>32<<32 | uint64(id+1), off: uint32(off), ln: uint32(gt.offs[id+1] - off)}
+	gt.sslots[i] = strSlot{meta: h>>32<<32 | uint64(id+1)}
 }
 
 // strReserve makes room for groups groups at most half the slots full.
@@ -217,7 +220,7 @@ func (gt *groupTable) strReserve(groups int) {
 	for n < 2*groups {
 		n *= 2
 	}
-	gt.bytes += int64(len(gt.sslots)) * 16
+	gt.bytes += int64(len(gt.sslots)) * 8
 	gt.sslots = make([]strSlot, n)
 	gt.smask = uint64(n - 1)
 	// The groups' arrays grow with the slots, to the n/2 groups they hold
