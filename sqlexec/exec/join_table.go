@@ -83,8 +83,15 @@ func newJoinTable(keys []arrow.Array, n int, nullsEqual bool) (*joinTable, bool)
 	} else {
 		hasNull = t.hashRaw(keys[0], hashes, skip)
 	}
-	// rows go in from the last, so each chain lists its rows in build order
-	for r := n - 1; r >= 0; r-- {
+	t.index(hashes, skip)
+	return t, hasNull
+}
+
+// index puts the build rows (key hashes hashes, skip marking those left
+// out) into the empty slots. Rows go in from the last, so each chain
+// lists its rows in build order.
+func (t *joinTable) index(hashes []uint64, skip []bool) {
+	for r := len(hashes) - 1; r >= 0; r-- {
 		if skip[r] {
 			t.next[r] = -1
 			continue
@@ -107,7 +114,6 @@ func newJoinTable(keys []arrow.Array, n int, nullsEqual bool) (*joinTable, bool)
 			}
 		}
 	}
-	return t, hasNull
 }
 
 // hashRaw hashes a raw-mode key column, marking NULL rows in skip.
@@ -211,37 +217,97 @@ func (t *joinTable) lookupRaw(a arrow.Array, heads []int32, null []bool) {
 	nulls := a.NullN() > 0
 	switch x := a.(type) {
 	case *array.String:
-		// Offsets and bytes read directly: String.Value's per-call
-		// offset arithmetic and checks cost a fifth of the probe.
-		bOffs, bData := stringParts(t.keys[0].(*array.String))
-		pOffs, pData := stringParts(x)
-		slots, mask := t.slots, t.mask
-		for r := range heads {
-			heads[r] = -1
-			if nulls && x.IsNull(r) {
-				null[r] = true
-				continue
-			}
-			s := pData[pOffs[r]:pOffs[r+1]]
-			h := maphash.Bytes(rowHashSeed, s) // equals maphash.String of the build's keys
-			tag := h >> 32 << 32
-			for i := h & mask; ; i = (i + 1) & mask {
-				e := slots[i]
-				if e == 0 {
-					break
-				}
-				if e&^0xffffffff == tag {
-					if m := int(uint32(e)) - 1; string(bData[bOffs[m]:bOffs[m+1]]) == string(s) {
-						heads[r] = int32(m)
-						break
-					}
-				}
-			}
-		}
+		t.lookupStrings(x, nulls, heads, null)
 	case *array.Int64:
 		lookupFixed(t, x.Int64Values(), t.keys[0].(*array.Int64).Int64Values(), x, nulls, heads, null)
 	case *array.Int32:
 		lookupFixed(t, x.Int32Values(), t.keys[0].(*array.Int32).Int32Values(), x, nulls, heads, null)
+	}
+}
+
+// probeScratch is lookupStrings' per-batch scratch; the table is probed
+// by several goroutines at once, so it cannot hold it.
+type probeScratch struct {
+	hashes []uint64
+	cand   []uint32
+}
+
+var probeScratchPool = sync.Pool{New: func() any { return new(probeScratch) }}
+
+// noCand marks a probe row without a candidate slot.
+const noCand = ^uint32(0)
+
+// lookupStrings is lookupRaw of a String key. With a large build nearly
+// every slot and key read misses the cache, so the batch goes in phases
+// whose iterations are independent and overlap their loads: hash every
+// key, find every key's first slot with a matching tag, then compare
+// every candidate's bytes; a false candidate (a tag collision) probes on
+// alone. Offsets and bytes are read directly: String.Value's per-call
+// offset arithmetic and checks cost a fifth of the probe.
+func (t *joinTable) lookupStrings(x *array.String, nulls bool, heads []int32, null []bool) {
+	pOffs, pData := stringParts(x)
+	n := len(heads)
+	sc := probeScratchPool.Get().(*probeScratch)
+	defer probeScratchPool.Put(sc)
+	if cap(sc.hashes) < n {
+		sc.hashes, sc.cand = make([]uint64, n), make([]uint32, n)
+	}
+	hashes, cand := sc.hashes[:n], sc.cand[:n]
+	for r := range heads {
+		heads[r], cand[r] = -1, noCand
+		if nulls && x.IsNull(r) {
+			null[r] = true
+			continue
+		}
+		hashes[r] = maphash.Bytes(rowHashSeed, pData[pOffs[r]:pOffs[r+1]]) // equals maphash.String of the build's keys
+	}
+	t.probeStrings(x, nulls, hashes, heads, cand)
+}
+
+// probeStrings is lookupStrings after hashing: heads[r] is -1 and
+// cand[r] noCand for every row on entry.
+func (t *joinTable) probeStrings(x *array.String, nulls bool, hashes []uint64, heads []int32, cand []uint32) {
+	bOffs, bData := stringParts(t.keys[0].(*array.String))
+	pOffs, pData := stringParts(x)
+	slots, mask := t.slots, t.mask
+	for r, h := range hashes {
+		if nulls && x.IsNull(r) {
+			continue
+		}
+		tag := h >> 32 << 32
+		for i := h & mask; ; i = (i + 1) & mask {
+			e := slots[i]
+			if e == 0 {
+				break
+			}
+			if e&^0xffffffff == tag {
+				heads[r], cand[r] = int32(uint32(e))-1, uint32(i)
+				break
+			}
+		}
+	}
+	for r, c := range cand {
+		if c == noCand {
+			continue
+		}
+		s := pData[pOffs[r]:pOffs[r+1]]
+		if m := heads[r]; string(bData[bOffs[m]:bOffs[m+1]]) == string(s) {
+			continue
+		}
+		heads[r] = -1
+		tag := hashes[r] >> 32 << 32
+		for i := (uint64(c) + 1) & mask; ; i = (i + 1) & mask {
+			e := slots[i]
+			if e == 0 {
+				break
+			}
+			if e&^0xffffffff == tag {
+				if m := int(uint32(e)) - 1; string(bData[bOffs[m]:bOffs[m+1]]) == string(s) {
+					heads[r] = int32(m)
+					break
+				}
+			}
+		}
 	}
 }
 
