@@ -1,8 +1,11 @@
 package parquetfile
 
 import (
+	"sync/atomic"
+
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/bitutil"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 )
 
@@ -119,23 +122,42 @@ func (f *flatReader) readDict(mem memory.Allocator, n int, valid []byte, validBu
 // array whose dictionary is the array itself (index i names value i):
 // the form of a dictionary column's batches that were not
 // dictionary-encoded. A dictionary array is returned retained as it is.
+// The indices are a shared read-only run 0, 1, 2, ... and the array's
+// own validity bitmap, so wrapping costs no per-row work.
 func IdentityDictionary(mem memory.Allocator, a arrow.Array) arrow.Array {
 	if a.DataType().ID() == arrow.DICTIONARY {
 		a.Retain()
 		return a
 	}
 	n := a.Len()
-	b := array.NewInt32Builder(mem)
-	defer b.Release()
-	b.Reserve(n)
-	for i := range n {
-		if a.IsNull(i) {
-			b.UnsafeAppendBoolToBitmap(false)
-		} else {
-			b.UnsafeAppend(int32(i))
-		}
+	vals := memory.NewBufferBytes(arrow.Int32Traits.CastToBytes(identityRun(n)))
+	var valid *memory.Buffer
+	if a.NullN() > 0 {
+		valid = memory.NewResizableBuffer(mem)
+		valid.Resize(int(bitutil.BytesForBits(int64(n))))
+		bitutil.CopyBitmap(a.NullBitmapBytes(), a.Data().Offset(), n, valid.Bytes(), 0)
+		defer valid.Release()
 	}
-	indices := b.NewArray()
+	data := array.NewData(arrow.PrimitiveTypes.Int32, n, []*memory.Buffer{valid, vals}, nil, a.NullN(), 0)
+	defer data.Release()
+	indices := array.NewInt32Data(data)
 	defer indices.Release()
 	return array.NewDictionaryArray(DictionaryString, indices, a)
+}
+
+// identityRuns holds the longest run 0, 1, ..., n-1 built so far; runs
+// are never written once published, so arrays may share them.
+var identityRuns atomic.Pointer[[]int32]
+
+// identityRun returns the values 0..n-1 (shared: do not modify).
+func identityRun(n int) []int32 {
+	if p := identityRuns.Load(); p != nil && len(*p) >= n {
+		return (*p)[:n:n]
+	}
+	run := make([]int32, max(n, 1<<16))
+	for i := range run {
+		run[i] = int32(i)
+	}
+	identityRuns.Store(&run)
+	return run[:n:n]
 }
