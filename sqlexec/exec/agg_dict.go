@@ -31,6 +31,9 @@ type dictGroups struct {
 	key  arrow.ArrayData
 	ids  []int32 // per entry, its group or unresolved
 	pend []int32 // scratch: entries first seen in a batch
+	// resolved counts the entries of ids with a group; once every entry
+	// has one, a batch without NULLs is mapped in one pass.
+	resolved int
 }
 
 // stringDictionary returns a's dictionary and indexes when a is a
@@ -61,6 +64,15 @@ func (gt *groupTable) assignDict(d arrow.Array, dict *array.String, idx *array.I
 	m := dg.ids
 	xs := idx.Int32Values()
 	nulls := d.NullN() > 0
+	if !nulls && dg.resolved == len(m) {
+		for r, x := range xs {
+			if uint32(x) >= uint32(len(m)) {
+				return false
+			}
+			ids[r] = m[x]
+		}
+		return true
+	}
 	// Entries (and NULL, as -1) new to the table in order of first
 	// appearance, which group ids follow as in the general path.
 	pend := dg.pend[:0]
@@ -94,6 +106,7 @@ func (gt *groupTable) assignDict(d arrow.Array, dict *array.String, idx *array.I
 			}
 			if x >= 0 {
 				m[x] = gt.nullID
+				dg.resolved++
 			}
 			continue
 		}
@@ -105,6 +118,7 @@ func (gt *groupTable) assignDict(d arrow.Array, dict *array.String, idx *array.I
 			g = gt.strAdd(k, h)
 		}
 		m[x] = g
+		dg.resolved++
 	}
 	if !nulls {
 		for r, x := range xs {

@@ -2,6 +2,7 @@ package exec
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -86,6 +87,10 @@ type countAcc struct {
 func (a *countAcc) grow(g int) { a.n = append(a.n, make([]int64, g-len(a.n))...) }
 func (a *countAcc) update(arg arrow.Array, groups []int32) error {
 	if a.star || arg.NullN() == 0 {
+		if len(a.n) <= fewGroups && len(groups) >= 4*fewGroups {
+			countFew(a.n, groups)
+			return nil
+		}
 		for _, g := range groups {
 			a.n[g]++
 		}
@@ -102,6 +107,31 @@ func (a *countAcc) update(arg arrow.Array, groups []int32) error {
 	}
 	return nil
 }
+
+// fewGroups is the most groups countFew counts.
+const fewGroups = 64
+
+// countFew adds each group's rows to n (len(n) <= fewGroups) in four
+// interleaved tallies: with few groups consecutive rows mostly hit the
+// same counter, and one tally would make every increment wait for the
+// last one's store.
+func countFew(n []int64, groups []int32) {
+	var c [4][fewGroups]int64
+	i := 0
+	for ; i+4 <= len(groups); i += 4 {
+		c[0][groups[i]]++
+		c[1][groups[i+1]]++
+		c[2][groups[i+2]]++
+		c[3][groups[i+3]]++
+	}
+	for ; i < len(groups); i++ {
+		c[0][groups[i]]++
+	}
+	for g := range n {
+		n[g] += c[0][g] + c[1][g] + c[2][g] + c[3][g]
+	}
+}
+
 func (a *countAcc) build(b array.Builder) error {
 	b.(*array.Int64Builder).AppendValues(a.n, nil)
 	return nil
@@ -164,8 +194,20 @@ func (a *sumFloatAcc) update(arg arrow.Array, groups []int32) error {
 		return &TypeError{Op: "sum", Type: arg.DataType().String()}
 	}
 	vals := x.Float64Values()
+	if x.NullN() == 0 {
+		sum, ok := a.sum, a.ok
+		if len(sum) <= 4 && len(groups) >= 64 {
+			sumFew(sum, ok, vals, groups)
+			return nil
+		}
+		for i, g := range groups {
+			sum[g] += vals[i]
+			ok[g] = true
+		}
+		return nil
+	}
 	for i, g := range groups {
-		if arg.IsNull(i) {
+		if x.IsNull(i) {
 			continue
 		}
 		a.sum[g] += vals[i]
@@ -173,6 +215,40 @@ func (a *sumFloatAcc) update(arg arrow.Array, groups []int32) error {
 	}
 	return nil
 }
+
+// fewMasks[g][k] is all ones where k == g.
+var fewMasks = [4][4]uint64{{^uint64(0)}, {1: ^uint64(0)}, {2: ^uint64(0)}, {3: ^uint64(0)}}
+
+// sumFew adds vals to the sums of their groups (len(sum) <= 4) in four
+// register accumulators. Each row adds its value to its group's and +0
+// to the others': the value's bits masked to zero. Every group still
+// adds its values in row order, and x + (+0) is x for every sum a
+// group can hold (sums start at +0 and so never become -0), so the
+// result is bit for bit that of one add per row; but the adds no longer
+// wait on the store of the previous row's, which with few groups is
+// mostly the same memory word.
+func sumFew(sum []float64, ok []bool, vals []float64, groups []int32) {
+	var s [4]float64
+	copy(s[:], sum)
+	s0, s1, s2, s3 := s[0], s[1], s[2], s[3]
+	var seen uint
+	for i, g := range groups {
+		b, m := math.Float64bits(vals[i]), &fewMasks[g&3]
+		s0 += math.Float64frombits(b & m[0])
+		s1 += math.Float64frombits(b & m[1])
+		s2 += math.Float64frombits(b & m[2])
+		s3 += math.Float64frombits(b & m[3])
+		seen |= 1 << (g & 3)
+	}
+	s = [4]float64{s0, s1, s2, s3}
+	copy(sum, s[:])
+	for g := range ok {
+		if seen&(1<<g) != 0 {
+			ok[g] = true
+		}
+	}
+}
+
 func (a *sumFloatAcc) build(b array.Builder) error {
 	b.(*array.Float64Builder).AppendValues(a.sum, a.ok)
 	return nil
