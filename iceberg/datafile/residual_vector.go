@@ -1,6 +1,7 @@
 package datafile
 
 import (
+	"encoding/binary"
 	"math"
 	"reflect"
 	"strings"
@@ -98,6 +99,10 @@ func predicateVector(p *expr.BoundPredicate, c colRef, n int) ([]bool, bool) {
 				return out, true
 			}
 		}
+	case *array.String:
+		if out, ok := denseStringPredicate(p, c, a); ok {
+			return out, true
+		}
 	}
 	valid := validity(c, n)
 	switch p.Op {
@@ -178,6 +183,70 @@ func denseIntPredicate[T ~int32 | ~int64](p *expr.BoundPredicate, c colRef, vals
 	case expr.OpNotEq:
 		for i, v := range vals {
 			out[i] = int64(v) != lit
+		}
+	}
+	return out, true
+}
+
+// denseStringPredicate compares a string column without nulls (nor null
+// parents) with a string literal on its offsets and bytes: no per-row
+// call, a prefix test is one length check and one comparison of the
+// prefix's bytes. ok is false when it does not apply.
+func denseStringPredicate(p *expr.BoundPredicate, c colRef, a *array.String) ([]bool, bool) {
+	if c.leaf.NullN() != 0 {
+		return nil, false
+	}
+	for _, x := range c.parents {
+		if x.NullN() != 0 {
+			return nil, false
+		}
+	}
+	lit, ok := p.Literal().(string)
+	if !ok || len(p.Literals) > 1 {
+		return nil, false
+	}
+	offs := a.ValueOffsets()
+	var data []byte
+	if b := a.Data().Buffers()[2]; b != nil {
+		data = b.Bytes()
+	}
+	out := make([]bool, a.Len())
+	switch p.Op {
+	case expr.OpStartsWith, expr.OpNotStartsWith:
+		want := p.Op == expr.OpStartsWith
+		// The prefix's first (up to) 8 bytes are one masked word
+		// comparison; only a match compares the rest.
+		n := int32(len(lit))
+		var word, mask uint64
+		for j := range min(len(lit), 8) {
+			word |= uint64(lit[j]) << (8 * j)
+			mask |= 0xff << (8 * j)
+		}
+		rest := lit[min(len(lit), 8):]
+		for i := range out {
+			lo, hi := offs[i], offs[i+1]
+			match := false
+			if hi-lo >= n {
+				if int(lo)+8 <= len(data) {
+					match = binary.LittleEndian.Uint64(data[lo:])&mask == word && string(data[lo+n-int32(len(rest)):lo+n]) == rest
+				} else {
+					match = string(data[lo:lo+n]) == lit
+				}
+			}
+			out[i] = match == want
+		}
+	case expr.OpEq, expr.OpNotEq:
+		want := p.Op == expr.OpEq
+		for i := range out {
+			out[i] = (string(data[offs[i]:offs[i+1]]) == lit) == want
+		}
+	default:
+		cmp, ok := comparison(p.Op)
+		if !ok {
+			return nil, false
+		}
+		for i := range out {
+			out[i] = cmp(strings.Compare(string(data[offs[i]:offs[i+1]]), lit))
 		}
 	}
 	return out, true

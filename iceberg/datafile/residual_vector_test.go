@@ -30,6 +30,7 @@ func TestEvalVectorMatchesRowEvaluator(t *testing.T) {
 		iceberg.NestedField{ID: 8, Name: "tn", Type: iceberg.TimestampTzType{}},
 		iceberg.NestedField{ID: 9, Name: "dn", Type: iceberg.DateType{}},
 		iceberg.NestedField{ID: 10, Name: "in", Type: iceberg.IntType{}},
+		iceberg.NestedField{ID: 11, Name: "sn", Type: iceberg.StringType{}},
 	)
 	as, _ := arrowschema.ToArrow(schema)
 	r := rand.New(rand.NewSource(7))
@@ -37,6 +38,8 @@ func TestEvalVectorMatchesRowEvaluator(t *testing.T) {
 	defer b.Release()
 	floats := []float64{math.NaN(), 0, math.Copysign(0, -1), 1.5, -2, math.Inf(1)}
 	strs := []string{"", "a", "ab", "b", "ba", "é"}
+	// about and past a word, for the prefix test's first 8 bytes
+	longStrs := append([]string{"abcdefg", "abcdefgh", "abcdefghi", "abcdefghij", "abcdefghik", "abcdefgi", "éabcdefgh"}, strs...)
 	const n = 500
 	for i := 0; i < n; i++ {
 		null := func() bool { return r.Intn(5) == 0 }
@@ -78,11 +81,12 @@ func TestEvalVectorMatchesRowEvaluator(t *testing.T) {
 		b.Field(6).(*array.TimestampBuilder).Append(arrow.Timestamp(r.Intn(7) - 3))
 		b.Field(7).(*array.Date32Builder).Append(arrow.Date32(r.Intn(7) - 3))
 		b.Field(8).(*array.Int32Builder).Append(int32(r.Intn(7) - 3))
+		b.Field(9).(*array.StringBuilder).Append(longStrs[r.Intn(len(longStrs))])
 	}
 	rec := b.NewRecordBatch()
 	defer rec.Release()
 	cols := map[int]colRef{}
-	if err := resolveColumns(rec, schema, []int{1, 2, 3, 4, 6, 7, 8, 9, 10}, cols); err != nil {
+	if err := resolveColumns(rec, schema, []int{1, 2, 3, 4, 6, 7, 8, 9, 10, 11}, cols); err != nil {
 		t.Fatal(err)
 	}
 	exprs := map[string]expr.Expr{
@@ -122,6 +126,13 @@ func TestEvalVectorMatchesRowEvaluator(t *testing.T) {
 		exprs[c+" not null"] = expr.NotNull(c)
 	}
 	exprs["in above int range"] = expr.Lt("in", int64(1)<<40)
+	for _, lit := range []string{"", "a", "ab", "abc", "é", "ba", "abcdefgh", "abcdefghi", "abcdefghij", "abcdefgi", "éabc"} {
+		exprs["sn lt "+lit], exprs["sn lteq "+lit] = expr.Lt("sn", lit), expr.LtEq("sn", lit)
+		exprs["sn gt "+lit], exprs["sn gteq "+lit] = expr.Gt("sn", lit), expr.GtEq("sn", lit)
+		exprs["sn eq "+lit], exprs["sn not eq "+lit] = expr.Eq("sn", lit), expr.NotEq("sn", lit)
+		exprs["sn starts "+lit], exprs["sn not starts "+lit] = expr.StartsWith("sn", lit), expr.NotStartsWith("sn", lit)
+		exprs["sn in "+lit], exprs["sn not in "+lit] = expr.In("sn", lit), expr.NotIn("sn", lit, "b")
+	}
 	for name, e := range exprs {
 		t.Run(name, func(t *testing.T) {
 			bound, err := expr.Bind(schema, e, true)
