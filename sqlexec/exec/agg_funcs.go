@@ -216,29 +216,54 @@ func (a *sumFloatAcc) update(arg arrow.Array, groups []int32) error {
 	return nil
 }
 
-// fewMasks[g][k] is all ones where k == g.
-var fewMasks = [4][4]uint64{{^uint64(0)}, {1: ^uint64(0)}, {2: ^uint64(0)}, {3: ^uint64(0)}}
+// fewMasks[g][k] is all ones where k == g; fewWeights[g][k] is 1 there
+// and 0 elsewhere.
+var (
+	fewMasks   = [4][4]uint64{{^uint64(0)}, {1: ^uint64(0)}, {2: ^uint64(0)}, {3: ^uint64(0)}}
+	fewWeights = [4][4]float64{{1}, {1: 1}, {2: 1}, {3: 1}}
+)
 
 // sumFew adds vals to the sums of their groups (len(sum) <= 4) in four
-// register accumulators. Each row adds its value to its group's and +0
-// to the others': the value's bits masked to zero. Every group still
-// adds its values in row order, and x + (+0) is x for every sum a
-// group can hold (sums start at +0 and so never become -0), so the
-// result is bit for bit that of one add per row; but the adds no longer
-// wait on the store of the previous row's, which with few groups is
-// mostly the same memory word.
+// register accumulators. Each row adds its value to its group's and a
+// zero to the others'. Every group still adds its values in row order,
+// and x + ±0 is x for every sum a group can hold (sums start at +0 and
+// so never become -0), so the result is bit for bit that of one add per
+// row; but the adds no longer wait on the store of the previous row's,
+// which with few groups is mostly the same memory word.
+//
+// The zero is the value times a 0 weight when every value is finite
+// (all in float registers), else the value's bits masked to zero (an
+// infinity or NaN times 0 is NaN).
 func sumFew(sum []float64, ok []bool, vals []float64, groups []int32) {
 	var s [4]float64
 	copy(s[:], sum)
 	s0, s1, s2, s3 := s[0], s[1], s[2], s[3]
 	var seen uint
-	for i, g := range groups {
-		b, m := math.Float64bits(vals[i]), &fewMasks[g&3]
-		s0 += math.Float64frombits(b & m[0])
-		s1 += math.Float64frombits(b & m[1])
-		s2 += math.Float64frombits(b & m[2])
-		s3 += math.Float64frombits(b & m[3])
-		seen |= 1 << (g & 3)
+	finite := true
+	for _, v := range vals[:len(groups)] {
+		if v-v != 0 { // NaN for an infinity or NaN
+			finite = false
+			break
+		}
+	}
+	if finite {
+		for i, g := range groups {
+			v, w := vals[i], &fewWeights[g&3]
+			s0 += v * w[0]
+			s1 += v * w[1]
+			s2 += v * w[2]
+			s3 += v * w[3]
+			seen |= 1 << (g & 3)
+		}
+	} else {
+		for i, g := range groups {
+			b, m := math.Float64bits(vals[i]), &fewMasks[g&3]
+			s0 += math.Float64frombits(b & m[0])
+			s1 += math.Float64frombits(b & m[1])
+			s2 += math.Float64frombits(b & m[2])
+			s3 += math.Float64frombits(b & m[3])
+			seen |= 1 << (g & 3)
+		}
 	}
 	s = [4]float64{s0, s1, s2, s3}
 	copy(sum, s[:])
