@@ -95,8 +95,9 @@ func (p *groupProbe) decide(g int) bool {
 // rows, up to probeDense.
 func (p *groupProbe) probe(g int) (int, error) {
 	only := 0
+	// Scratch: a record is only evaluated, and released before the next.
 	ro := parquetfile.ReadOptions{BatchSize: p.opts.BatchSize, NameMapping: p.opts.NameMapping, Constants: p.opts.Constants, Concurrency: 1,
-		RowGroupFilter: func(map[int]parquetfile.ColumnStats) bool { only++; return only-1 == g }}
+		RowGroupFilter: func(map[int]parquetfile.ColumnStats) bool { only++; return only-1 == g }, Scratch: true}
 	rr, err := p.pr.NewRecordReader(p.ctx, p.schema, ro)
 	if err != nil {
 		return 0, err

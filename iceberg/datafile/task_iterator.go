@@ -144,6 +144,9 @@ func (it *taskIterator) open(ctx context.Context, fio fileio.FileIO, table, proj
 		}
 		ro.WithPosition = false
 		ro.DictionaryFieldIDs = nil
+		// Its columns only feed filterRows, which is done with a record
+		// before asking for the next: their pages' memory is reused.
+		ro.Scratch = true
 		ro.RowGroupFilter = replayFilter(keepGroups)
 		if probe != nil {
 			ro.RowGroupFilter = probe.filter()

@@ -33,8 +33,9 @@ type directChunk struct {
 	dict    *chunkData // the dictionary's values, in the slice of their kind
 	dictLen int
 	sawData bool
-	skipCRC bool  // Reader.SkipChecksums
-	err     error // set when the chunk cannot be read at all
+	skipCRC bool        // Reader.SkipChecksums
+	err     error       // set when the chunk cannot be read at all
+	lender  *bodyLender // lends the data pages' bodies (ReadOptions.Scratch)
 }
 
 // directEncodings are the encodings directChunk decodes (BIT_PACKED only
@@ -62,7 +63,7 @@ func newDirectChunk(ref chunkRef, leaf *rleaf, node *rnode) *directChunk {
 	start := chunkStart(m)
 	col := leaf.col
 	d := &directChunk{src: ref.r.src, meta: m, name: col.Name(), kind: col.Type().Kind(), skipCRC: ref.r.skipCRC,
-		maxDef: byte(col.MaxDefinitionLevel()), pos: start, end: start + m.TotalCompressedSize}
+		maxDef: byte(col.MaxDefinitionLevel()), pos: start, end: start + m.TotalCompressedSize, lender: leaf.lender}
 	if d.kind == parquet.FixedLenByteArray {
 		d.width = col.Type().Length()
 	}
@@ -112,6 +113,7 @@ func (d *directChunk) claim(c *chunkData) (int, error) {
 				return 0, d.corrupt(at, fmt.Errorf("pages hold more than the chunk's %d values", d.meta.NumValues))
 			}
 			c.resetDirect(d.kind, d.maxDef, d.width, d.bind)
+			c.bufs.lender = d.lender
 			raw, err := d.readRaw(c.bufs.raw, body, int(h.CompressedPageSize))
 			if err != nil {
 				return 0, d.corrupt(at, err)

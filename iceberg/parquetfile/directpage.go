@@ -22,6 +22,10 @@ type pageBufs struct {
 	// once they do.
 	body   []byte
 	shared bool
+	// lender, when set, takes a viewed body back instead (lent, not
+	// shared): the reader's caller is done with it by its next record.
+	lender *bodyLender
+	lent   bool
 	def    []byte
 	idx    []int32
 	off    []int32
@@ -45,7 +49,7 @@ func (c *chunkData) dropPage() {
 	c.releasePage()
 	if b := c.bufs; b != nil {
 		*c = chunkData{}
-		b.hdr = nil
+		b.hdr, b.lender = nil, nil
 		pageBufsPool.Put(b)
 	}
 }
@@ -58,6 +62,7 @@ func (c *chunkData) resetDirect(kind parquet.Kind, maxDef byte, width int, bind 
 		b = newPageBufs()
 	}
 	b.releaseBody()
+	b.lender = nil // a data page of a scratch reader sets it
 	*c = chunkData{kind: kind, maxDef: maxDef, width: width, bufs: b}
 }
 

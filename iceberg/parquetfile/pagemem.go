@@ -2,7 +2,9 @@ package parquetfile
 
 import (
 	"math/bits"
+	"os"
 	"sync"
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -54,15 +56,73 @@ func (pb *pageBufs) share(b []byte) *memory.Buffer {
 	if start > uintptr(len(all)) || uintptr(len(b)) > uintptr(len(all))-start {
 		return nil
 	}
-	pb.shared = true
+	if pb.lender != nil {
+		pb.lent = true
+	} else {
+		pb.shared = true
+	}
 	return memory.NewBufferBytes(b)
 }
 
 // releaseBody gives the page's decoded body back to the pool unless
 // arrays share it.
 func (pb *pageBufs) releaseBody() {
-	if pb.body != nil && !pb.shared {
+	switch {
+	case pb.body == nil || pb.shared:
+	case pb.lent:
+		pb.lender.retire(pb.body)
+	default:
 		pageMemory.put(pb.body)
 	}
-	pb.body, pb.shared = nil, false
+	pb.body, pb.shared, pb.lent = nil, false, false
+}
+
+// bodyLender holds the page bodies a scratch reader's records viewed
+// (ReadOptions.Scratch) until its caller is done with those records:
+// a body whose page is consumed is retired, and the retired bodies go
+// back to the pool when the next record is asked for.
+type bodyLender struct {
+	mu      sync.Mutex
+	retired [][]byte
+}
+
+func (l *bodyLender) retire(b []byte) {
+	l.mu.Lock()
+	l.retired = append(l.retired, b)
+	l.mu.Unlock()
+}
+
+// poisonReclaimed makes reclaim overwrite each body it recycles, so that
+// a reader's caller still reading a record after asking for the next
+// sees garbage: tests set it, and ICESQL_POISON_REUSED_PAGES=1 sets it
+// for any run (CI runs the engine's tests so).
+var poisonReclaimed = os.Getenv("ICESQL_POISON_REUSED_PAGES") == "1"
+
+// reclaimedBodies counts the bodies reclaim recycled (for tests).
+var reclaimedBodies atomic.Int64
+
+// reclaim recycles the retired bodies.
+func (l *bodyLender) reclaim() {
+	l.mu.Lock()
+	reclaimedBodies.Add(int64(len(l.retired)))
+	for i, b := range l.retired {
+		if poisonReclaimed {
+			b = b[:cap(b)]
+			for j := range b {
+				b[j] = 0xa5
+			}
+		}
+		pageMemory.put(b)
+		l.retired[i] = nil
+	}
+	l.retired = l.retired[:0]
+	l.mu.Unlock()
+}
+
+// drop forgets the retired bodies, leaving them to the garbage
+// collector (a closed reader's last record may still be in use).
+func (l *bodyLender) drop() {
+	l.mu.Lock()
+	l.retired = nil
+	l.mu.Unlock()
 }

@@ -32,8 +32,9 @@ type rleaf struct {
 	timeUnit int64 // multiplier to the table type's unit (negative: divisor)
 	unsigned bool  // INT(32, false): int32 values widen as uint32
 	chunk    chunkData
-	entry    int // next entry of the current row group
-	value    int // next value of the current row group
+	entry    int         // next entry of the current row group
+	value    int         // next value of the current row group
+	lender   *bodyLender // ReadOptions.Scratch: takes the pages' bodies back
 }
 
 type binder struct {

@@ -77,6 +77,11 @@ type ReadOptions struct {
 	// work once per distinct value; other batches get an identity
 	// dictionary of their values.
 	DictionaryFieldIDs []int
+	// Scratch promises that the caller is done with a record's arrays by
+	// its next call to Next (or Close): the pages' memory they view is
+	// then reused for later pages, instead of being left to the garbage
+	// collector. For a reader whose columns only feed a filter.
+	Scratch bool
 }
 
 // RecordReader yields record batches of a projection of the file.
@@ -100,6 +105,7 @@ type RecordReader struct {
 	rgIndex int   // its index in the file
 	loaded  bool
 	err     error
+	lender  *bodyLender // with opts.Scratch: the bodies to reuse at the next Next
 }
 
 // NewRecordReader reads the fields of projection (the table schema pruned
@@ -138,6 +144,12 @@ func (r *Reader) NewRecordReader(ctx context.Context, projection *iceberg.Schema
 		opts.Concurrency = runtime.GOMAXPROCS(0)
 	}
 	rr := &RecordReader{ctx: ctx, r: r, opts: opts, schema: as, roots: roots, leaves: b.leaves, mem: mem, ahead: -1}
+	if opts.Scratch {
+		rr.lender = new(bodyLender)
+		for _, l := range rr.leaves {
+			l.lender = rr.lender
+		}
+	}
 	rr.flat = make([]*flatReader, len(roots))
 	rr.dict = dictionaryRoots(roots, opts.DictionaryFieldIDs)
 	if rr.dict != nil {
@@ -196,6 +208,9 @@ func (rr *RecordReader) Schema() *arrow.Schema { return rr.schema }
 func (rr *RecordReader) Next() (arrow.RecordBatch, error) {
 	if rr.err != nil {
 		return nil, rr.err
+	}
+	if rr.lender != nil {
+		rr.lender.reclaim() // the caller is done with the last record
 	}
 	rec, err := rr.next()
 	if err != nil {
@@ -498,6 +513,9 @@ func (rr *RecordReader) Close() error {
 		if f != nil {
 			f.close()
 		}
+	}
+	if rr.lender != nil {
+		rr.lender.drop() // the last record may still be in use
 	}
 	for _, l := range rr.leaves {
 		l.chunk = chunkData{}
