@@ -81,6 +81,15 @@ func compileLike(p string, escape rune) likeMatcher {
 	return likeMatcher{prefix: prefix}
 }
 
+// LikeBytePrefix reports whether the LIKE pattern p (escape escape)
+// matches exactly the strings that start with prefix, byte for byte:
+// literal text then one run of %, as the evaluator's prefix test
+// (compileLike) decides.
+func LikeBytePrefix(p string, escape rune) (prefix string, ok bool) {
+	m := compileLike(p, escape)
+	return m.prefix, !m.general
+}
+
 // LikePrefix splits a LIKE pattern into the literal text before its first
 // wildcard (escapes resolved) and the rest from that wildcard on; ok is
 // false when an escape character ends the pattern, which is then matched

@@ -73,9 +73,20 @@ func prune(p Plan, needed []int) (Plan, []int) {
 		c.Input = in
 		return &c, m
 	case *Scan:
-		// pushed filters read table columns; keep those in the output too
+		// Pushed filters read table columns; keep those in the output
+		// too, but for filters the table applies exactly: nothing above
+		// the scan evaluates those, and a column only they read is then
+		// read for the filter alone (the Iceberg scan reuses its pages'
+		// memory, and copies no value of it for the matching rows).
+		var exact []bool
+		if ef, ok := x.Table.(ExactFilterer); ok && len(x.Filters) > 0 {
+			exact = ef.ExactFilters(ScanRequest{Filters: x.Filters, Limit: -1})
+		}
 		byTable := map[int]bool{}
-		for _, f := range x.Filters {
+		for i, f := range x.Filters {
+			if i < len(exact) && exact[i] {
+				continue
+			}
 			columnsUsed(f, byTable)
 		}
 		keepSet := setOf(needed)

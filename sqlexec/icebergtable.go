@@ -96,9 +96,14 @@ func (it *icebergTable) plan(ctx context.Context, req planner.ScanRequest) ([]sc
 // the planner does not evaluate them a second time. That holds only when
 // plan binds the pruning filter as a whole: when it does not, plan reads
 // every row unfiltered.
+//
+// It also holds only for the table's current schema: a filter's column
+// need not be scanned for the planner (the reader reads it beside the
+// projection), but the reader resolves such columns in the current
+// schema, where a time-travel schema's dropped column is missing.
 func (it *icebergTable) ExactFilters(req planner.ScanRequest) []bool {
 	out := make([]bool, len(req.Filters))
-	if it.snap == nil {
+	if it.snap == nil || it.schema.ID != it.t.Metadata().CurrentSchema().ID {
 		return out
 	}
 	f := pushdown.Pruning(it.arrow, req.Filters)

@@ -244,8 +244,33 @@ func RowExact(schema *arrow.Schema, filter planner.Expr) bool {
 			_, ok := convertFilter(schema, x, true)
 			return ok
 		}
+	case *planner.Call:
+		return likeRowExact(schema, x)
 	}
 	return false
+}
+
+// likeRowExact reports whether col LIKE 'text%' selects exactly the rows
+// its pushed STARTS WITH keeps: the pattern is literal text and one run
+// of %, which LIKE itself evaluates as the same byte prefix test.
+func likeRowExact(schema *arrow.Schema, c *planner.Call) bool {
+	if c.Name != "like" || len(c.Args) != 2 {
+		return false
+	}
+	if t, ok := rowExactColumn(schema, c.Args[0]); !ok || t.ID() != arrow.STRING {
+		return false
+	}
+	lit, ok := c.Args[1].(*planner.Literal)
+	if !ok {
+		return false
+	}
+	pat, ok := lit.Value.(string)
+	if !ok {
+		return false
+	}
+	// the same prefix likePrefix pushes: the text before the first %
+	prefix, ok := planner.LikeBytePrefix(pat, '\\')
+	return ok && prefix != ""
 }
 
 // rowExactColumn is the type of a bare reference to a top-level column of
