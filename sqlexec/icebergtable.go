@@ -96,14 +96,9 @@ func (it *icebergTable) plan(ctx context.Context, req planner.ScanRequest) ([]sc
 // the planner does not evaluate them a second time. That holds only when
 // plan binds the pruning filter as a whole: when it does not, plan reads
 // every row unfiltered.
-//
-// It also holds only for the table's current schema: a filter's column
-// need not be scanned for the planner (the reader reads it beside the
-// projection), but the reader resolves such columns in the current
-// schema, where a time-travel schema's dropped column is missing.
 func (it *icebergTable) ExactFilters(req planner.ScanRequest) []bool {
 	out := make([]bool, len(req.Filters))
-	if it.snap == nil || it.schema.ID != it.t.Metadata().CurrentSchema().ID {
+	if it.snap == nil {
 		return out
 	}
 	f := pushdown.Pruning(it.arrow, req.Filters)
@@ -183,7 +178,7 @@ func (it *icebergTable) prepare(ctx context.Context, req planner.ScanRequest) ([
 // newTaskIterator reads tasks; counters is nil unless the scan is analyzed.
 func (it *icebergTable) newTaskIterator(tasks []scan.FileScanTask, proj *iceberg.Schema, out *arrow.Schema, limit int64, cache *datafile.DeleteCache, counters *scanstats.Counters) *taskIterator {
 	return &taskIterator{fio: counters.IO(it.t.IO()), meta: it.t.Metadata(), tasks: tasks, proj: proj, out: out, limit: limit, deletes: cache, stats: counters.ReadStats(),
-		skipPageChecksums: it.skipPageChecksums, files: it.files}
+		skipPageChecksums: it.skipPageChecksums, files: it.files, schema: it.schema}
 }
 
 func (it *icebergTable) ExplainScan(ctx context.Context, req planner.ScanRequest) (string, error) {
@@ -204,13 +199,14 @@ func (it *icebergTable) ExplainScan(ctx context.Context, req planner.ScanRequest
 // taskIterator reads the planned files one after another, with their
 // position and equality deletes applied.
 type taskIterator struct {
-	fio   fileio.FileIO
-	meta  *iceberg.TableMetadata
-	tasks []scan.FileScanTask
-	proj  *iceberg.Schema
-	out   *arrow.Schema
-	limit int64 // -1: none
-	rows  int64
+	schema *iceberg.Schema // the schema the scan's filters are bound to
+	fio    fileio.FileIO
+	meta   *iceberg.TableMetadata
+	tasks  []scan.FileScanTask
+	proj   *iceberg.Schema
+	out    *arrow.Schema
+	limit  int64 // -1: none
+	rows   int64
 	// deletes is shared by the iterators of one scan.
 	deletes *datafile.DeleteCache
 	// stats counts reads under EXPLAIN ANALYZE (nil otherwise).
@@ -244,7 +240,7 @@ func (ti *taskIterator) Next(ctx context.Context) (arrow.RecordBatch, error) {
 				return array.NewRecordBatch(ti.out, nil, task.File.RecordCount), nil
 			}
 			cur, err := datafile.ReadTask(ctx, ti.fio, ti.meta, task, ti.proj, datafile.ReadOptions{DeleteCache: ti.deletes, Stats: ti.stats, SkipPageChecksums: ti.skipPageChecksums, Files: ti.files,
-				DictionaryFieldIDs: ti.dictionaryIDs()})
+				DictionaryFieldIDs: ti.dictionaryIDs(), Schema: ti.schema})
 			if err != nil {
 				return nil, err
 			}

@@ -46,6 +46,11 @@ type ReadOptions struct {
 	// dictionary arrays (parquetfile.ReadOptions.DictionaryFieldIDs);
 	// fields that equality deletes or the residual read stay strings.
 	DictionaryFieldIDs []int
+	// Schema is the schema the projection and the task's residual are
+	// bound to, when not the table's current one (a time-travel read
+	// uses its snapshot's): residual columns outside the projection are
+	// resolved in it, so a column dropped since still filters.
+	Schema *iceberg.Schema
 }
 
 // RecordIterator yields Arrow records until io.EOF.
@@ -129,7 +134,11 @@ func ReadTask(ctx context.Context, fio fileio.FileIO, meta *iceberg.TableMetadat
 			it.residualIDs = predicateIDs(task.Residual)
 		}
 	}
-	if err := it.open(ctx, fio, table, projection, mapping, opts); err != nil {
+	read := table
+	if opts.Schema != nil {
+		read = opts.Schema
+	}
+	if err := it.open(ctx, fio, table, read, projection, mapping, opts); err != nil {
 		it.Close()
 		return nil, err
 	}

@@ -64,13 +64,16 @@ type taskIterator struct {
 	closed    bool
 }
 
-func (it *taskIterator) open(ctx context.Context, fio fileio.FileIO, table, projection *iceberg.Schema, mapping parquetfile.NameMapping, opts ReadOptions) error {
+// open opens the file. Equality delete columns are resolved in table
+// (the current schema), residual ones in read, the schema the residual is
+// bound to; field ids are never reused, so an id means one column in both.
+func (it *taskIterator) open(ctx context.Context, fio fileio.FileIO, table, read, projection *iceberg.Schema, mapping parquetfile.NameMapping, opts ReadOptions) error {
 	it.projection = projection
 	it.needPos = it.outPositions || len(it.deleted) > 0
 	it.cols = map[int]colRef{}
 	seen := map[int]bool{}
 	var extra []int
-	add := func(id int) {
+	add := func(id int, in *iceberg.Schema) {
 		if seen[id] {
 			return
 		}
@@ -79,17 +82,17 @@ func (it *taskIterator) open(ctx context.Context, fio fileio.FileIO, table, proj
 		if _, ok := projection.FindFieldByID(id); ok {
 			return
 		}
-		if _, ok := table.FindFieldByID(id); ok {
+		if _, ok := in.FindFieldByID(id); ok {
 			extra = append(extra, id)
 		}
 	}
 	for _, s := range it.eqSets {
 		for _, id := range s.ids {
-			add(id)
+			add(id, table)
 		}
 	}
 	for _, id := range it.residualIDs {
-		add(id)
+		add(id, read)
 	}
 	pr, in, err := openCached(ctx, fio, opts.Files, it.path, it.fileSize, opts.Stats)
 	if err != nil {
@@ -105,7 +108,7 @@ func (it *taskIterator) open(ctx context.Context, fio fileio.FileIO, table, proj
 	}
 	var keepGroups []bool
 	if it.residualExpr != nil {
-		if keepGroups, it.wholeGroups, err = rowGroupsMatching(ctx, pr, table, it.residualExpr, it.residualIDs, mapping); err != nil {
+		if keepGroups, it.wholeGroups, err = rowGroupsMatching(ctx, pr, read, it.residualExpr, it.residualIDs, mapping); err != nil {
 			return &FileError{Op: "read", Path: it.path, Err: err}
 		}
 	}
@@ -128,7 +131,7 @@ func (it *taskIterator) open(ctx context.Context, fio fileio.FileIO, table, proj
 	ro := parquetfile.ReadOptions{BatchSize: opts.BatchSize, NameMapping: mapping, WithPosition: it.needPos, RowGroupFilter: replayFilter(keepGroups), Constants: it.constants,
 		ExpectedFieldIDs: it.expectedIDs, ExpectedRows: it.expectedRows, RangeStart: it.rangeStart, RangeEnd: it.rangeEnd,
 		DictionaryFieldIDs: dictionaryIDs(opts.DictionaryFieldIDs, it.keyIDs)}
-	probe := it.newProbe(ctx, pr, table, projection, ro, keepGroups, opts.Stats)
+	probe := it.newProbe(ctx, pr, read, projection, ro, keepGroups, opts.Stats)
 	if probe != nil {
 		ro.RowGroupFilter = probe.filter()
 	}
@@ -139,7 +142,7 @@ func (it *taskIterator) open(ctx context.Context, fio fileio.FileIO, table, proj
 		return &FileError{Op: "read", Path: it.path, Err: err}
 	}
 	if len(extra) > 0 {
-		if it.auxSchema, err = table.Select(extra...); err != nil {
+		if it.auxSchema, err = selectAcross(read, table, extra); err != nil {
 			return err
 		}
 		ro.WithPosition = false
@@ -407,4 +410,41 @@ func dictionaryIDs(ids, keyIDs []int) []int {
 		}
 	}
 	return out
+}
+
+// selectAcross selects the fields ids from read, or from table for ids
+// read lacks (equality delete columns added after a time-travel read's
+// schema). Their top-level fields must not overlap: a struct holding ids
+// from both schemas cannot be read as one column.
+func selectAcross(read, table *iceberg.Schema, ids []int) (*iceberg.Schema, error) {
+	var inRead, inTable []int
+	for _, id := range ids {
+		if _, ok := read.FindFieldByID(id); ok {
+			inRead = append(inRead, id)
+		} else {
+			inTable = append(inTable, id)
+		}
+	}
+	if len(inTable) == 0 {
+		return read.Select(inRead...)
+	}
+	if len(inRead) == 0 {
+		return table.Select(inTable...)
+	}
+	a, err := read.Select(inRead...)
+	if err != nil {
+		return nil, err
+	}
+	b, err := table.Select(inTable...)
+	if err != nil {
+		return nil, err
+	}
+	fields := a.Fields()
+	for _, f := range b.Fields() {
+		if _, ok := a.FindFieldByID(f.ID); ok {
+			return nil, fmt.Errorf("datafile: column %q would be read both as of the query's schema and the current one: %w", f.Name, iceberg.ErrUnsupported)
+		}
+		fields = append(fields, f)
+	}
+	return iceberg.NewSchema(0, fields)
 }
